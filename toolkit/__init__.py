@@ -1,0 +1,35 @@
+"""webrefs: a browser LLM agents can read cheaply and act on precisely.
+
+    from webrefs import Browser
+
+    with Browser.launch() as browser:
+        tab = browser.new_tab("https://example.com")
+        print(tab.snapshot().text)          # - link "More information..." [ref=e1]
+        print(tab.click("e1").summary())
+"""
+
+from __future__ import annotations
+
+from .browser import Browser
+from .errors import WebrefsError
+from .launcher import BrowserOptions
+from .models import ActionResult, NodeRef, PageTree, Snapshot, TextResult
+from .options import RenderOptions, TabOptions
+from .tab import Tab
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "ActionResult",
+    "Browser",
+    "BrowserOptions",
+    "NodeRef",
+    "PageTree",
+    "RenderOptions",
+    "Snapshot",
+    "Tab",
+    "TabOptions",
+    "TextResult",
+    "WebrefsError",
+    "__version__",
+]

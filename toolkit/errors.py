@@ -1,0 +1,275 @@
+"""Every error webrefs raises, in one tree.
+
+Each error says what happened and what the caller (often a model) can do next. Every class has
+a stable ``code`` that tool adapters put in front of the message, so an agent loop can branch on
+it, and an optional ``hint`` with the next step.
+
+::
+
+    WebrefsError
+    ├── BrowserError                  the browser as a whole
+    │   ├── BrowserNotFoundError      no Chromium or Chrome to launch
+    │   ├── BrowserLaunchError        found one, but it did not start
+    │   ├── ConnectError              Browser.connect() could not attach
+    │   └── BrowserClosedError        closed, or its process died
+    ├── TabError                      one tab
+    │   ├── TabClosedError            the tab was closed
+    │   ├── PageCrashedError          the renderer crashed (a fresh page replaces it)
+    │   └── NavigationError           goto/back/forward failed or was blocked
+    ├── TargetError                   the ``target`` argument of an action
+    │   ├── InvalidTargetError        malformed (empty, too long, wrong type)
+    │   ├── UnknownRefError           a ref this tab never issued
+    │   ├── StaleRefError             a ref whose element is gone (re-snapshot)
+    │   ├── AmbiguousTargetError      a description matched several elements
+    │   └── NoMatchError              a description matched nothing
+    ├── ActionError                   the element was found, the action failed
+    │   ├── NotActionableError        covered, disabled, read-only, wrong kind of element
+    │   ├── ActionTimeoutError        gave up after the stated time
+    │   └── VerificationError         the action ran but its effect did not stick
+    ├── SnapshotError                 reading the page failed
+    │   └── SnapshotFormatError       extractor JSON malformed or of the wrong version
+    ├── TokenizerError                a tiktoken encoding cannot be loaded
+    └── InvalidArgumentError          a bad argument value (also a ``ValueError``)
+
+Playwright's own exceptions are translated in one place, :func:`translate_playwright_error`,
+so nothing outside this package ever sees them.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, ClassVar
+
+__all__ = [
+    "ActionError",
+    "ActionTimeoutError",
+    "AmbiguousTargetError",
+    "BrowserClosedError",
+    "BrowserError",
+    "BrowserLaunchError",
+    "BrowserNotFoundError",
+    "ConnectError",
+    "InvalidArgumentError",
+    "InvalidTargetError",
+    "NavigationError",
+    "NoMatchError",
+    "NotActionableError",
+    "PageCrashedError",
+    "SnapshotError",
+    "SnapshotFormatError",
+    "StaleRefError",
+    "TabClosedError",
+    "TabError",
+    "TargetError",
+    "TokenizerError",
+    "UnknownRefError",
+    "VerificationError",
+    "WebrefsError",
+    "translate_playwright_error",
+]
+
+
+class WebrefsError(Exception):
+    """Base class. ``str(err)`` is a complete sentence a model can act on."""
+
+    code: ClassVar[str] = "error"
+
+    def __init__(self, message: str, *, hint: str | None = None, **details: Any) -> None:
+        self.message = message
+        self.hint = hint
+        self.details: dict[str, Any] = details
+        super().__init__(self.__str__())
+
+    def __str__(self) -> str:
+        if self.hint:
+            return f"{self.message} {self.hint}"
+        return self.message
+
+    def for_model(self) -> str:
+        """One line for a tool message: ``[code] message hint``."""
+        return f"[{self.code}] {self}"
+
+
+class BrowserError(WebrefsError):
+    code = "browser_error"
+
+
+class BrowserNotFoundError(BrowserError):
+    code = "browser_not_found"
+
+
+class BrowserLaunchError(BrowserError):
+    code = "browser_launch_failed"
+
+
+class ConnectError(BrowserError):
+    code = "connect_failed"
+
+
+class BrowserClosedError(BrowserError):
+    code = "browser_closed"
+
+
+class TabError(WebrefsError):
+    code = "tab_error"
+
+
+class TabClosedError(TabError):
+    code = "tab_closed"
+
+
+class PageCrashedError(TabError):
+    code = "page_crashed"
+
+
+class NavigationError(TabError):
+    code = "navigation_failed"
+
+
+class TargetError(WebrefsError):
+    code = "target_error"
+
+
+class InvalidTargetError(TargetError):
+    code = "invalid_target"
+
+
+class UnknownRefError(TargetError):
+    code = "unknown_ref"
+
+
+class StaleRefError(TargetError):
+    """The ref was valid once; its element is gone. ``snapshot`` may hold a fresh snapshot."""
+
+    code = "stale_ref"
+
+    def __init__(self, message: str, *, hint: str | None = None, **details: Any) -> None:
+        self.snapshot: Any = details.pop("snapshot", None)
+        super().__init__(message, hint=hint, **details)
+
+
+class AmbiguousTargetError(TargetError):
+    """``candidates`` lists ``(ref, score, label)`` tuples, best first."""
+
+    code = "ambiguous_target"
+
+    def __init__(self, message: str, *, hint: str | None = None, **details: Any) -> None:
+        self.candidates: list[tuple[str, float, str]] = list(details.pop("candidates", []))
+        super().__init__(message, hint=hint, **details)
+
+
+class NoMatchError(TargetError):
+    code = "no_match"
+
+    def __init__(self, message: str, *, hint: str | None = None, **details: Any) -> None:
+        self.candidates: list[tuple[str, float, str]] = list(details.pop("candidates", []))
+        super().__init__(message, hint=hint, **details)
+
+
+class ActionError(WebrefsError):
+    """``result`` holds the partial ``ActionResult`` (what was observed before failing)."""
+
+    code = "action_failed"
+
+    def __init__(self, message: str, *, hint: str | None = None, **details: Any) -> None:
+        self.result: Any = details.pop("result", None)
+        super().__init__(message, hint=hint, **details)
+
+
+class NotActionableError(ActionError):
+    """``reason`` is one of: covered, disabled, readonly, not_editable, not_select,
+    not_checkable, not_visible, detached, not_scrollable, not_file_input."""
+
+    code = "not_actionable"
+
+    def __init__(self, message: str, *, hint: str | None = None, **details: Any) -> None:
+        self.reason: str = str(details.pop("reason", "unknown"))
+        super().__init__(message, hint=hint, **details)
+
+
+class ActionTimeoutError(ActionError):
+    code = "action_timeout"
+
+
+class VerificationError(ActionError):
+    code = "verification_failed"
+
+
+class SnapshotError(WebrefsError):
+    code = "snapshot_failed"
+
+
+class SnapshotFormatError(SnapshotError):
+    code = "snapshot_format"
+
+
+class TokenizerError(WebrefsError):
+    code = "tokenizer_unavailable"
+
+
+class InvalidArgumentError(WebrefsError, ValueError):
+    code = "invalid_argument"
+
+
+_CLOSED = re.compile(
+    r"Target (page, context or browser )?(has been |was )?closed|Browser has been closed|"
+    r"browser has disconnected|Connection closed|Target closed",
+    re.IGNORECASE,
+)
+_CRASHED = re.compile(r"crash", re.IGNORECASE)
+_TIMEOUT = re.compile(r"Timeout (\d+)ms exceeded", re.IGNORECASE)
+_DETACHED = re.compile(r"not attached to the DOM|detached|Element is not attached", re.I)
+_COVERED = re.compile(r"<(\w+)[^>]*> (from <[^>]*> subtree )?intercepts pointer events")
+
+
+def translate_playwright_error(exc: BaseException, *, doing: str = "the call") -> WebrefsError:
+    """Turn any Playwright exception into the matching :class:`WebrefsError`.
+
+    ``doing`` completes the sentence "... while <doing>" in the message.
+    The only place in webrefs that reads Playwright's error texts.
+    """
+    if isinstance(exc, WebrefsError):
+        return exc
+    text = str(exc)
+    first = text.strip().splitlines()[0] if text.strip() else type(exc).__name__
+    if _CRASHED.search(text) and "page" in text.lower():
+        return PageCrashedError(
+            f"The page crashed while {doing}.",
+            hint="The tab was replaced with a fresh page; navigate again and take a new snapshot.",
+        )
+    if _CLOSED.search(text):
+        return BrowserClosedError(
+            f"The browser or tab closed while {doing}.",
+            hint="Open a new tab, or launch the browser again if it has exited.",
+        )
+    m = _COVERED.search(text)
+    if m:
+        return NotActionableError(
+            f"The element is covered by another element (<{m.group(1)}>) while {doing}.",
+            hint="Close the overlay or dialog covering it, or scroll, then take a new snapshot.",
+            reason="covered",
+            covering_tag=m.group(1),
+        )
+    m = _TIMEOUT.search(text)
+    if m:
+        return ActionTimeoutError(
+            f"Timed out after {m.group(1)} ms while {doing}: {_last_log_line(text)}",
+            hint="The element may be hidden, disabled or still loading; take a new snapshot.",
+        )
+    if _DETACHED.search(text):
+        return StaleRefError(
+            f"The element was removed from the page while {doing}.",
+            hint="Take a new snapshot and use a current ref.",
+        )
+    if "net::" in text or "NS_ERROR" in text:
+        return NavigationError(f"Navigation failed while {doing}: {first}")
+    return WebrefsError(f"The browser reported an error while {doing}: {first}")
+
+
+def _last_log_line(text: str) -> str:
+    """Playwright's call log explains a timeout; its last meaningful line is the reason."""
+    lines = [ln.strip(" -") for ln in text.splitlines() if ln.strip()]
+    for line in reversed(lines):
+        if line and not line.startswith("=") and "Call log" not in line:
+            return line[:200]
+    return lines[0][:200] if lines else "no details"

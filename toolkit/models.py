@@ -1,0 +1,241 @@
+"""Typed models shared by the layers: the page tree (extract -> render), snapshots
+(render -> tools) and action results (actions -> tools).
+
+The page tree mirrors the extractor's JSON (format ``version`` 1, documented in
+``extractor.js``); field aliases are the JSON's camelCase names.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+__all__ = [
+    "INTERACTIVE_ROLES",
+    "ActionResult",
+    "Box",
+    "DialogEvent",
+    "ExtractStats",
+    "FrameInfo",
+    "Node",
+    "NodeRef",
+    "PageInfo",
+    "PageTree",
+    "SelectOption",
+    "Snapshot",
+    "SnapshotStats",
+    "TextResult",
+]
+
+INTERACTIVE_ROLES: frozenset[str] = frozenset(
+    {
+        "link", "button", "textbox", "searchbox", "combobox", "listbox", "checkbox", "radio",
+        "slider", "spinbutton", "switch", "menuitem", "menuitemcheckbox", "menuitemradio",
+        "tab", "option", "treeitem", "gridcell",
+    }
+)
+"""Roles an agent acts on; nodes with these roles always get a ref."""
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(populate_by_name=True, frozen=True, extra="ignore")
+
+
+class Box(_Model):
+    """Bounding box in CSS pixels, relative to the top-left of the main frame's document."""
+
+    x: float
+    y: float
+    w: float
+    h: float
+
+
+class SelectOption(_Model):
+    value: str
+    label: str
+    selected: bool = False
+    disabled: bool = False
+
+
+class FrameInfo(_Model):
+    """An iframe's document. ``error`` says why it could not be read (then no children)."""
+
+    prefix: str | None = None
+    """Ref prefix of refs inside this frame (``f1``); ``None`` for the main frame."""
+    url: str = ""
+    name: str = ""
+    error: str | None = None
+
+
+class Node(_Model):
+    tag: str
+    role: str | None = None
+    name: str = ""
+    text: str = ""
+    """Direct text of the node (not of its children), folded and capped."""
+    ref: str | None = None
+    level: int | None = None
+    states: dict[str, bool | str] = Field(default_factory=dict)
+    """checked (true/false/"mixed"), selected, disabled, readonly, required, expanded, pressed,
+    focused, invalid, modal."""
+    attrs: dict[str, str] = Field(default_factory=dict)
+    value: str | None = None
+    options: list[SelectOption] | None = None
+    box: Box | None = None
+    in_viewport: bool = Field(False, alias="inViewport")
+    font_size: float = Field(16.0, alias="fontSize")
+    clickable: bool = False
+    """Clickable by cursor:pointer or an inline click handler, with no interactive role."""
+    frame: FrameInfo | None = None
+    """Set on iframe nodes; their children are the frame's document."""
+    children: list[Node] = Field(default_factory=list)
+
+    @property
+    def interactive(self) -> bool:
+        return self.clickable or (self.role in INTERACTIVE_ROLES)
+
+
+class ExtractStats(_Model):
+    dom_nodes: int = Field(0, alias="domNodes")
+    visited_nodes: int = Field(0, alias="visitedNodes")
+    emitted_nodes: int = Field(0, alias="emittedNodes")
+    skipped_hidden: int = Field(0, alias="skippedHidden")
+    js_time_ms: float = Field(0.0, alias="jsTimeMs")
+    truncated: bool = False
+    truncated_reasons: list[str] = Field(default_factory=list, alias="truncatedReasons")
+    """Which extractor caps bit: maxNodes, maxDepth, maxTextPerNode, maxAttr, maxOptions."""
+    frames: int = 1
+
+
+class Size(_Model):
+    width: float = 0
+    height: float = 0
+
+
+class Point(_Model):
+    x: float = 0
+    y: float = 0
+
+
+class PageTree(_Model):
+    """One page, all frames stitched: the renderer's only input."""
+
+    version: int = 1
+    url: str = ""
+    title: str = ""
+    viewport: Size = Field(default_factory=Size)
+    scroll: Point = Field(default_factory=Point)
+    document: Size = Field(default_factory=Size)
+    root: Node
+    frames: list[FrameInfo] = Field(default_factory=list)
+    dialogs: list[DialogEvent] = Field(default_factory=list)
+    """Native dialogs (alert/confirm/prompt) seen while the page was read."""
+    focused_ref: str | None = Field(None, alias="focusedRef")
+    stats: ExtractStats = Field(default_factory=ExtractStats)
+
+
+class NodeRef(_Model):
+    """What a ref in a snapshot points at (for programs and description matching)."""
+
+    ref: str
+    role: str
+    name: str = ""
+    tag: str = ""
+    attrs: dict[str, str] = Field(default_factory=dict)
+    text: str = ""
+    frame: str | None = None
+
+
+class SnapshotStats(_Model):
+    tokens: int
+    chars: int
+    nodes_emitted: int
+    refs_emitted: int
+    truncated: bool
+    truncation_reasons: list[str] = Field(default_factory=list)
+    """Limits that bit: max_tokens, max_chars, max_nodes, max_depth, extractor caps."""
+    extractor: ExtractStats = Field(default_factory=ExtractStats)
+
+
+class PageInfo(_Model):
+    url: str = ""
+    title: str = ""
+    page_type: str = "unknown"
+
+
+class Snapshot(_Model):
+    text: str
+    refs: dict[str, NodeRef]
+    stats: SnapshotStats
+    page: PageInfo
+
+    def __str__(self) -> str:
+        return self.text
+
+
+class DialogEvent(_Model):
+    type: Literal["alert", "confirm", "prompt", "beforeunload"]
+    message: str
+    handled: Literal["dismissed", "accepted"] = "dismissed"
+    answer: str | None = None
+
+
+class ActionResult(_Model):
+    """What an action did. Returned on success; carried by ``ActionError.result`` on failure."""
+
+    success: bool = True
+    action: str
+    target: str | None = None
+    """The target as given (ref or description)."""
+    ref: str | None = None
+    """The ref acted on (resolved from a description when needed)."""
+    matched_by: Literal["ref", "description"] | None = None
+    error_code: str | None = None
+    message: str = ""
+    """One sentence of what happened, for the model."""
+    url_before: str = ""
+    url_after: str = ""
+    navigated: bool = False
+    new_tabs: list[str] = Field(default_factory=list)
+    """Ids of tabs (popups) opened by the action."""
+    dialogs: list[DialogEvent] = Field(default_factory=list)
+    mutations: int = 0
+    focused: str | None = None
+    """Role and name (and ref when known) of the element focused afterwards."""
+    readback: dict[str, Any] = Field(default_factory=dict)
+    """What was read back to verify: value, checked, selected, scroll position, text length..."""
+    waited_ms: float = 0.0
+    snapshot: Snapshot | None = None
+    diff: str | None = None
+
+    def summary(self) -> str:
+        """One line of what happened and what changed (for tool messages)."""
+        parts = [self.message or f"{self.action} {'done' if self.success else 'failed'}"]
+        if self.navigated and self.url_after:
+            parts.append(f"navigated to {self.url_after}")
+        if self.new_tabs:
+            parts.append(f"opened tab(s) {', '.join(self.new_tabs)}")
+        for d in self.dialogs:
+            parts.append(f"{d.type} dialog {d.handled}: {d.message[:200]!r}")
+        return "; ".join(parts)
+
+
+class TextResult(_Model):
+    """Visible text of an element or of the page's main content."""
+
+    text: str
+    total_length: int
+    """Length of the whole text before truncation."""
+    truncated: bool = False
+    ref: str | None = None
+    source: str = "element"
+    """element, main, article, largest_block or body."""
+    url: str = ""
+
+    def __str__(self) -> str:
+        return self.text
+
+
+Node.model_rebuild()
+PageTree.model_rebuild()
