@@ -1,0 +1,307 @@
+"""Waiting until the page is ready after an action, without ever hanging.
+
+Before an action, :func:`arm` installs a small monitor in the page's main document (a
+MutationObserver, and a wrapper around ``setTimeout`` that counts short timers scheduled from
+now on) and starts counting the requests the page makes. After the action,
+:meth:`Readiness.settle` polls that monitor until the page is *ready*:
+
+- no tracked timer is pending (timers scheduled in the first second after the action, with a
+  delay up to 2 s; ``setInterval`` and later timers are never waited for),
+- no document, fetch, XHR or script request started after the action is still running, unless
+  it has run longer than ``REQUEST_PATIENCE_MS`` (long polling; requests that were already
+  running before the action, websockets, images and fonts are never waited for),
+- a navigation that started has reached ``DOMContentLoaded``,
+- and the DOM has been quiet for a window: ``quiet_ms`` (default 500 ms) once asynchronous work
+  was seen, a short window (at most ``SHORT_QUIET_MS``) on a page where nothing was pending, so
+  a static page returns in about a tenth of a second.
+
+Everything is bounded by ``max_wait_ms``: every page evaluation has its own short timeout, so a
+page whose main thread is stuck in ``while(true)``, a dialog storm, an animation or a page that
+never stops mutating ends the wait at the bound and says so (``reason``). Network idle is never
+waited for.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Frame, Request
+
+if TYPE_CHECKING:
+    from ..tab import TabCore
+
+__all__ = [
+    "REQUEST_PATIENCE_MS",
+    "SHORT_QUIET_MS",
+    "Readiness",
+    "ReadyReport",
+    "arm",
+]
+
+SHORT_QUIET_MS = 100
+"""Quiet window when no asynchronous work (timer, request, navigation) was seen."""
+REQUEST_PATIENCE_MS = 2_000
+"""A request running longer than this is treated as background (long polling)."""
+POLL_MS = 25
+"""Pause between two polls of the page."""
+EVAL_TIMEOUT_S = 0.5
+"""Longest wait for one poll of the page (a busy main thread never answers)."""
+_WAITED_TYPES = frozenset({"document", "fetch", "xhr", "script"})
+_MAX_TRACKED = 50
+_ASYNC_TIMER_MS = 50
+"""Timers shorter than this are waited for but do not lengthen the quiet window."""
+
+# The monitor lives on a non-enumerable symbol property of the window: idempotent per document.
+_MONITOR_JS = """
+(mode) => {
+  const KEY = Symbol.for('webrefs.readiness.v1');
+  let st = window[KEY];
+  const fresh = !st;
+  if (!st) {
+    st = {mut: 0, added: 0, last: -1, timers: 0, slowTimers: 0, armedAt: -1e9, trackUntil: -1,
+          mut0: 0, added0: 0, trackMs: 1000, maxDelay: 2000, asyncMs: 50};
+    const pending = new Map();
+    const done = (id) => {
+      if (pending.has(id)) {
+        pending.delete(id);
+        st.timers = pending.size;
+        let slow = 0; for (const d of pending.values()) if (d >= st.asyncMs) slow++;
+        st.slowTimers = slow;
+      }
+    };
+    st.clear = () => { pending.clear(); st.timers = 0; st.slowTimers = 0; };
+    try {
+      const obs = new MutationObserver((records) => {
+        st.mut += records.length;
+        for (const r of records) {
+          if (r.type !== 'childList') continue;
+          for (const n of r.addedNodes) if (n.nodeType === 1) st.added++;
+        }
+        st.last = performance.now();
+      });
+      obs.observe(document, {subtree: true, childList: true, attributes: true,
+                             characterData: true});
+    } catch (e) {}
+    try {
+      const origSet = window.setTimeout, origClear = window.clearTimeout;
+      window.setTimeout = function (fn, delay, ...args) {
+        const d = Number(delay) || 0;
+        const track = typeof fn === 'function' && d <= st.maxDelay &&
+                      performance.now() < st.trackUntil;
+        if (!track) return origSet.call(window, fn, delay, ...args);
+        let id;
+        const wrapped = function () { done(id); return fn.apply(this, arguments); };
+        id = origSet.call(window, wrapped, delay, ...args);
+        pending.set(id, d);
+        st.timers = pending.size;
+        if (d >= st.asyncMs) st.slowTimers++;
+        st.sawSlowTimer = st.sawSlowTimer || d >= st.asyncMs;
+        return id;
+      };
+      window.clearTimeout = function (id) { done(id); return origClear.call(window, id); };
+    } catch (e) {}
+    try { Object.defineProperty(window, KEY, {value: st, enumerable: false}); }
+    catch (e) { window[KEY] = st; }
+  }
+  const now = performance.now();
+  if (mode === 'arm' || mode === 'rearm') {
+    st.armedAt = now; st.mut0 = st.mut; st.added0 = st.added; st.clear();
+    st.sawSlowTimer = false;
+    st.trackUntil = mode === 'arm' ? Infinity : now + st.trackMs;
+  } else if (mode === 'start') {
+    st.trackUntil = Math.min(st.trackUntil, now + st.trackMs);
+  }
+  let focused = null;
+  const a = document.activeElement;
+  if (a && a !== document.body && a !== document.documentElement) {
+    focused = (a.getAttribute('role') || a.tagName.toLowerCase()) + ' ' +
+      JSON.stringify(((a.getAttribute('aria-label') || a.getAttribute('name') ||
+                       a.getAttribute('placeholder') || a.innerText || a.value || '') + '')
+                     .trim().slice(0, 60));
+  }
+  return {fresh, mut: st.mut - st.mut0, added: st.added - st.added0,
+          sinceMut: st.last < st.armedAt ? now - st.armedAt : now - st.last,
+          timers: st.timers, slowTimer: !!st.sawSlowTimer,
+          readyState: document.readyState, focused, scrollHeight:
+          (document.scrollingElement || document.documentElement).scrollHeight};
+}
+"""
+
+
+@dataclass
+class ReadyReport:
+    """What the readiness wait saw."""
+
+    waited_ms: float = 0.0
+    reason: str = "quiet"
+    """quiet, max_wait (bound reached while the page was still changing), busy (the page did
+    not answer: a stuck main thread or a dialog storm), no_wait (max_wait_ms is 0) or closed."""
+    mutations: int = 0
+    added_elements: int = 0
+    navigated: bool = False
+    pending_requests: int = 0
+    focused: str | None = None
+
+
+@dataclass
+class Readiness:
+    """One readiness wait; create it with :func:`arm` before the action."""
+
+    tab: TabCore
+    quiet_ms: int
+    max_wait_ms: int
+    started: float = field(default_factory=time.monotonic)
+    navigated: bool = False
+    saw_async: bool = False
+    last_async_done: float = 0.0
+    mutations: int = 0
+    added: int = 0
+    _requests: dict[int, tuple[Request, float]] = field(default_factory=dict)
+    _tracked: int = 0
+    _listening: bool = False
+
+    # -- page events ----------------------------------------------------------------------
+    def _on_request(self, request: Request) -> None:
+        if request.resource_type not in _WAITED_TYPES or self._tracked >= _MAX_TRACKED:
+            return
+        self._tracked += 1
+        self.saw_async = True
+        self._requests[id(request)] = (request, time.monotonic())
+
+    def _on_request_done(self, request: Request) -> None:
+        if self._requests.pop(id(request), None) is not None:
+            self.last_async_done = time.monotonic()
+
+    def _on_frame_navigated(self, frame: Frame) -> None:
+        if frame == self.tab.page.main_frame:
+            self.navigated = True
+            self.saw_async = True
+
+    def _listen(self) -> None:
+        page = self.tab.page
+        page.on("request", self._on_request)
+        page.on("requestfinished", self._on_request_done)
+        page.on("requestfailed", self._on_request_done)
+        page.on("framenavigated", self._on_frame_navigated)
+        self._listening = True
+
+    def _unlisten(self) -> None:
+        if not self._listening:
+            return
+        self._listening = False
+        page = self.tab.page
+        for event, fn in (("request", self._on_request),
+                          ("requestfinished", self._on_request_done),
+                          ("requestfailed", self._on_request_done),
+                          ("framenavigated", self._on_frame_navigated)):
+            with contextlib.suppress(KeyError, ValueError):
+                page.remove_listener(event, fn)
+
+    def close(self) -> None:
+        """Stop listening (``settle`` does this itself)."""
+        self._unlisten()
+
+    # -- waiting ----------------------------------------------------------------------------
+    async def _poll(self, mode: str, budget_s: float) -> dict[str, Any] | None:
+        """One look at the page; ``None`` when it did not answer in time."""
+        try:
+            result = await asyncio.wait_for(
+                self.tab.page.main_frame.evaluate(_MONITOR_JS, mode),
+                timeout=max(0.05, min(EVAL_TIMEOUT_S, budget_s)),
+            )
+        except (TimeoutError, PlaywrightError):
+            return None
+        return result if isinstance(result, dict) else None
+
+    def _pending_requests(self, now: float) -> int:
+        patience = REQUEST_PATIENCE_MS / 1000
+        return sum(1 for _req, t0 in self._requests.values() if now - t0 < patience)
+
+    async def settle(self) -> ReadyReport:
+        """Wait until the page is ready or the bound is reached. Never raises for the page's
+        behaviour; returns what it saw."""
+        try:
+            return await self._settle()
+        finally:
+            self._unlisten()
+
+    async def _settle(self) -> ReadyReport:
+        report = ReadyReport()
+        deadline = self.started + self.max_wait_ms / 1000
+        if self.max_wait_ms <= 0:
+            report.reason = "no_wait"
+            return self._finish(report)
+        answered_once = False
+        mode = "start"
+        while True:
+            now = time.monotonic()
+            remaining = deadline - now
+            if remaining <= 0:
+                report.reason = "max_wait" if answered_once else "busy"
+                break
+            if self.tab.page.is_closed():
+                report.reason = "closed"
+                break
+            state = await self._poll(mode, remaining)
+            now = time.monotonic()
+            if state is None:
+                await asyncio.sleep(min(POLL_MS / 1000, max(deadline - now, 0)))
+                continue
+            answered_once = True
+            mode = "poll"
+            if state.get("fresh"):
+                # a new document since the action: its changes all count as new
+                self.navigated = True
+                self.saw_async = True
+                await self._poll("rearm", deadline - now)
+                continue
+            self.mutations = max(self.mutations, int(state.get("mut", 0)))
+            self.added = max(self.added, int(state.get("added", 0)))
+            report.focused = state.get("focused")
+            if state.get("slowTimer"):
+                self.saw_async = True
+            pending = self._pending_requests(now)
+            report.pending_requests = pending
+            busy = (
+                pending > 0
+                or int(state.get("timers", 0)) > 0
+                or state.get("readyState") == "loading"
+            )
+            if not busy:
+                window = self.quiet_ms if self.saw_async else min(self.quiet_ms, SHORT_QUIET_MS)
+                quiet_for = float(state.get("sinceMut", 0.0))
+                if self.last_async_done:
+                    quiet_for = min(quiet_for, (now - self.last_async_done) * 1000)
+                if quiet_for >= window:
+                    report.reason = "quiet"
+                    break
+                wait_s = (window - quiet_for) / 1000
+            else:
+                wait_s = POLL_MS / 1000
+            await asyncio.sleep(max(0.005, min(wait_s, POLL_MS / 1000 * 4, deadline - now)))
+        return self._finish(report)
+
+    def _finish(self, report: ReadyReport) -> ReadyReport:
+        report.waited_ms = round((time.monotonic() - self.started) * 1000, 1)
+        report.mutations = self.mutations
+        report.added_elements = self.added
+        report.navigated = self.navigated
+        return report
+
+
+async def arm(tab: TabCore, *, quiet_ms: int | None = None,
+              max_wait_ms: int | None = None) -> Readiness:
+    """Start watching the page; call right before the action, then ``await r.settle()``."""
+    q = tab.options.quiet_ms if quiet_ms is None else quiet_ms
+    m = tab.options.max_wait_ms if max_wait_ms is None else max_wait_ms
+    r = Readiness(tab, quiet_ms=max(0, min(int(q), 10_000)),
+                  max_wait_ms=max(0, min(int(m), 60_000)))
+    r._listen()
+    await r._poll("arm", EVAL_TIMEOUT_S)
+    r.started = time.monotonic()
+    return r
