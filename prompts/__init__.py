@@ -1,1 +1,94 @@
-"""webrefs.prompts."""
+"""webrefs.prompts: every word webrefs says to a model, as package data.
+
+- ``tools.toml``: the description of each tool and of each of its arguments (the single source
+  for the LangChain and LlamaIndex adapters).
+- ``system_dom.md`` / ``system_vision.md``: system prompt templates (``$tools``, ``$page``).
+- ``action_format.md``: how a model without native tool calling writes actions (``$tool_list``).
+
+The files are read once and cached; the functions below return plain strings.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from functools import cache
+from importlib import resources
+from string import Template
+from typing import Any
+
+__all__ = [
+    "SYSTEM_MODES",
+    "action_format",
+    "arg_description",
+    "render_system_prompt",
+    "system_template",
+    "tool_description",
+    "tool_names",
+]
+
+SYSTEM_MODES = ("dom", "vision")
+"""Modes of :func:`system_template`."""
+
+
+def _read(name: str) -> str:
+    return resources.files(__name__).joinpath(name).read_text(encoding="utf-8")
+
+
+@cache
+def _tools() -> dict[str, Any]:
+    return tomllib.loads(_read("tools.toml"))
+
+
+def tool_names() -> list[str]:
+    """Every tool that has words in ``tools.toml``, in file order."""
+    return list(_tools())
+
+
+def _entry(tool: str) -> dict[str, Any]:
+    try:
+        entry: dict[str, Any] = _tools()[tool]
+    except KeyError:
+        raise KeyError(f"No description for tool {tool!r} in webrefs/prompts/tools.toml; "
+                       f"known: {', '.join(tool_names())}.") from None
+    return entry
+
+
+def tool_description(tool: str) -> str:
+    """The model-facing description of ``tool``."""
+    return " ".join(str(_entry(tool)["description"]).split())
+
+
+def arg_description(tool: str, arg: str) -> str:
+    """The model-facing description of argument ``arg`` of ``tool``."""
+    args: dict[str, str] = _entry(tool).get("args", {})
+    if arg not in args:
+        raise KeyError(f"No description for argument {arg!r} of {tool!r} in tools.toml.")
+    return " ".join(str(args[arg]).split())
+
+
+@cache
+def system_template(mode: str = "dom") -> Template:
+    """The system prompt template of ``mode`` (``dom`` or ``vision``)."""
+    if mode not in SYSTEM_MODES:
+        raise ValueError(f"Unknown system prompt mode {mode!r}; use one of {SYSTEM_MODES}.")
+    return Template(_read(f"system_{mode}.md"))
+
+
+def render_system_prompt(
+    mode: str = "dom",
+    *,
+    page: str,
+    tools: list[str],
+    action_format_text: str | None = None,
+) -> str:
+    """Fill a system prompt template. ``action_format_text`` is appended for models without
+    native tool calling."""
+    text = system_template(mode).substitute(page=page.strip(), tools=", ".join(tools))
+    if action_format_text:
+        text = text.rstrip() + "\n\n" + action_format_text.strip()
+    return text.rstrip() + "\n"
+
+
+def action_format(tool_list: str) -> str:
+    """Instructions for writing actions as JSON in markdown, with ``tool_list`` filled in."""
+    return Template(_read("action_format.md")).substitute(tool_list=tool_list.strip())
