@@ -5,12 +5,13 @@ Browser tests never skip silently: when no Chromium can be found they fail with 
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterator
 
 import pytest
+from webrefs import Browser, Tab
 
 from tests.server import SiteServer
-from webrefs import Browser, Tab
 
 
 @pytest.fixture(scope="session")
@@ -41,7 +42,5 @@ def tab(browser: Browser) -> Iterator[Tab]:
     t = browser.new_tab()
     yield t
     if not t.closed:
-        try:
+        with contextlib.suppress(Exception):  # the test may have killed the page or browser
             t.close()
-        except Exception:  # the test may have killed the page or browser
-            pass

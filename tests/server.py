@@ -22,7 +22,7 @@ SITES = Path(__file__).parent / "sites"
 
 
 class _Handler(SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002
+    def log_message(self, format: str, *args: object) -> None:
         pass
 
     def end_headers(self) -> None:

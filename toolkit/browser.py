@@ -7,6 +7,7 @@ the public object with blocking methods and ``a``-prefixed coroutine twins.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import shutil
 import tempfile
 from typing import Any, Literal
@@ -211,10 +212,8 @@ class BrowserCore:
         if core.closed or core not in self.tabs:
             raise TabClosedError(f"Tab {core.id} is closed.", hint="List the open tabs.")
         self._make_active(core)
-        try:
+        with contextlib.suppress(PlaywrightError):
             await core.page.bring_to_front()
-        except PlaywrightError:
-            pass
 
     def find(self, key: str | int) -> TabCore:
         """A tab by id (``t2``) or position in :attr:`tabs`."""
@@ -247,10 +246,8 @@ class BrowserCore:
     async def _stop_playwright(self) -> None:
         if self.playwright is not None:
             pw, self.playwright = self.playwright, None
-            try:
+            with contextlib.suppress(PlaywrightError, TimeoutError):
                 await asyncio.wait_for(pw.stop(), 15)
-            except (PlaywrightError, TimeoutError):
-                pass
 
 
 class Browser:
@@ -412,10 +409,8 @@ class Browser:
     def close(self) -> None:
         """Close a launched browser (and remove its temporary profile); detach otherwise."""
         if self._runner.owns_thread:
-            try:
+            with contextlib.suppress(BrowserClosedError):
                 self._runner.run(self._core.close())
-            except BrowserClosedError:
-                pass
             self._runner.stop()
         else:
             raise InvalidArgumentError(

@@ -219,7 +219,7 @@ _CLOSED = re.compile(
 _CRASHED = re.compile(r"crash", re.IGNORECASE)
 _TIMEOUT = re.compile(r"Timeout (\d+)ms exceeded", re.IGNORECASE)
 _DETACHED = re.compile(r"not attached to the DOM|detached|Element is not attached", re.I)
-_COVERED = re.compile(r"<(\w+)[^>]*> (from <[^>]*> subtree )?intercepts pointer events")
+_COVERED = re.compile(r"<(\w[\w-]*)\b[^\n]*?intercepts pointer events")
 
 
 def translate_playwright_error(exc: BaseException, *, doing: str = "the call") -> WebrefsError:

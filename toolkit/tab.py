@@ -9,6 +9,7 @@ public object: every call exists as a blocking method and an ``a``-prefixed coro
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -35,6 +36,8 @@ __all__ = ["Tab", "TabCore"]
 
 T = TypeVar("T")
 
+_DIALOG_TYPES = ("alert", "confirm", "prompt", "beforeunload")
+
 
 class TabCore:
     """Async state of one tab. Only touched on the Browser's loop."""
@@ -53,6 +56,7 @@ class TabCore:
         self.crashed = False
         self.closed = False
         self.last_url = page.url
+        self._pending: set[asyncio.Future[None]] = set()
         self._watch(page)
 
     # -- page events -------------------------------------------------------------------------
@@ -76,14 +80,14 @@ class TabCore:
 
     def _on_dialog(self, dialog: Dialog) -> None:
         """Answer every dialog at once, so none ever blocks the page or a call."""
-        kind = dialog.type if dialog.type in ("alert", "confirm", "prompt", "beforeunload") else "alert"
+        kind = dialog.type if dialog.type in _DIALOG_TYPES else "alert"
         accept = self.options.dialogs == "accept" and self.dialog_budget > 0
         self.dialog_budget -= 1
         answer = self.options.prompt_text if (accept and kind == "prompt") else None
         if len(self.dialog_log) < 200:
             self.dialog_log.append(
                 DialogEvent(
-                    type=kind,  # type: ignore[arg-type]
+                    type=kind,
                     message=dialog.message[:500],
                     handled="accepted" if accept else "dismissed",
                     answer=answer,
@@ -99,7 +103,9 @@ class TabCore:
             except PlaywrightError:
                 pass  # the page went away with its dialog
 
-        asyncio.ensure_future(answer_it())
+        task = asyncio.ensure_future(answer_it())
+        self._pending.add(task)
+        task.add_done_callback(self._pending.discard)
 
     def take_dialogs(self) -> list[DialogEvent]:
         """Dialogs seen since the last call, and reset the storm budget."""
@@ -121,14 +127,13 @@ class TabCore:
 
     async def _recover_from_crash(self) -> None:
         url = self.last_url
-        self.crashed = False
-        try:
-            await self.page.close()
-        except PlaywrightError:
-            pass
+        dead = self.page
         page = await self.browser.new_page_for(self)
         self.page = page
+        self.crashed = False
         self._watch(page)
+        with contextlib.suppress(PlaywrightError):
+            await dead.close()
         self.last_snapshot = None
         self.last_tree = None
         self.refs.forget_documents()
@@ -160,10 +165,8 @@ class TabCore:
             return
         self.closed = True
         self.browser.forget(self)
-        try:
+        with contextlib.suppress(PlaywrightError):
             await self.page.close()
-        except PlaywrightError:
-            pass
 
 
 class Tab:

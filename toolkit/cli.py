@@ -1,0 +1,113 @@
+"""The ``webrefs`` command: ``doctor``, ``demo``, ``snapshot``."""
+
+from __future__ import annotations
+
+import argparse
+import importlib.metadata
+import os
+import platform
+import sys
+from collections.abc import Sequence
+
+__all__ = ["main"]
+
+_ENCODINGS = ("o200k_base", "cl100k_base")
+
+
+def _doctor(args: argparse.Namespace) -> int:
+    from .errors import WebrefsError
+    from .launcher import find_chromium
+
+    ok = True
+    print(f"python      {platform.python_version()} ({sys.executable})")
+    for dist in ("webrefs", "playwright", "pydantic", "tiktoken", "langchain-core",
+                 "llama-index-core", "vcrpy"):
+        try:
+            version = importlib.metadata.version(dist)
+        except importlib.metadata.PackageNotFoundError:
+            version = "not installed"
+        print(f"{dist:<18}{version}")
+
+    try:
+        executable = find_chromium(args.executable_path)
+        print(f"browser     {executable}")
+    except WebrefsError as exc:
+        print(f"browser     MISSING: {exc}")
+        return 1
+    try:
+        from .browser import Browser
+
+        with Browser.launch(executable_path=executable) as browser:
+            tab = browser.new_tab("data:text/html,<title>webrefs doctor</title><p>ok</p>")
+            version = browser._core.pw_browser.version if browser._core.pw_browser else "?"
+            print(f"browser     starts: yes (version {version}, page title {tab.title!r})")
+    except WebrefsError as exc:
+        print(f"browser     starts: NO: {exc}")
+        ok = False
+
+    import tiktoken
+
+    cache = os.environ.get("TIKTOKEN_CACHE_DIR")
+    print(f"tokenizer   TIKTOKEN_CACHE_DIR={cache or '(not set)'}")
+    for name in _ENCODINGS:
+        try:
+            tiktoken.get_encoding(name).encode("webrefs")
+            print(f"tokenizer   {name}: loads")
+        except Exception as exc:  # tiktoken raises plain exceptions on a failed download
+            ok = False
+            print(f"tokenizer   {name}: FAILS ({type(exc).__name__}). Remedy: point "
+                  "TIKTOKEN_CACHE_DIR at a folder holding tiktoken's cached encoding files.")
+    print("doctor      " + ("all good" if ok else "problems found (see above)"))
+    return 0 if ok else 1
+
+
+def _demo(args: argparse.Namespace) -> int:
+    from .demo import main as demo_main
+
+    code: int = demo_main(args.rest)
+    return code
+
+
+def _snapshot(args: argparse.Namespace) -> int:
+    from .browser import Browser
+
+    with Browser.launch() as browser:
+        tab = browser.new_tab(args.url)
+        snap = tab.snapshot(
+            max_tokens=args.max_tokens,
+            interactive_only=not args.content,
+            format=args.format,
+        )
+        print(snap.text)
+    return 0
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="webrefs", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    doctor = sub.add_parser("doctor", help="check Python, packages, browser and tokenizer")
+    doctor.add_argument("--executable-path", default=None, help="browser binary to check")
+    doctor.set_defaults(func=_doctor)
+
+    demo = sub.add_parser("demo", help="run the offline demo agent on the bundled site")
+    demo.add_argument("rest", nargs=argparse.REMAINDER, help="arguments for the demo")
+    demo.set_defaults(func=_demo)
+
+    snap = sub.add_parser("snapshot", help="print the snapshot of a URL")
+    snap.add_argument("url")
+    snap.add_argument("--max-tokens", type=int, default=3000)
+    snap.add_argument("--content", action="store_true", help="include content, not only controls")
+    snap.add_argument("--format", choices=("text", "json"), default="text")
+    snap.set_defaults(func=_snapshot)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    result: int = args.func(args)
+    return result
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())
