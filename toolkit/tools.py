@@ -32,6 +32,7 @@ from .toolfmt import (
     TabLine,
     describe_validation_error,
     format_action,
+    format_error,
     format_tabs,
     format_text,
     tool_list,
@@ -103,6 +104,8 @@ class ToolOutput:
     artifact: Any
     images: tuple[bytes, ...] = ()
     """PNG images for models that accept them (``web_screenshot``)."""
+    is_error: bool = False
+    """The call failed; ``content`` says why (``artifact`` is the :class:`WebrefsError`)."""
 
     def __iter__(self) -> Iterator[Any]:
         """Unpacks as ``content, artifact``."""
@@ -417,6 +420,20 @@ class WebTools:
     async def acall(self, name: str, args: Mapping[str, Any] | None = None) -> ToolOutput:
         """Run tool ``name`` from any event loop. Raises :class:`WebrefsError`."""
         return await self._runner.arun(self._on_loop(name, args))
+
+    def run(self, name: str, args: Mapping[str, Any] | None = None) -> ToolOutput:
+        """Like :meth:`call`, but a :class:`WebrefsError` comes back as an error output whose
+        content is the tool message (what agent loops show the model)."""
+        try:
+            return self.call(name, args)
+        except WebrefsError as err:
+            return ToolOutput(format_error(name, err), err, is_error=True)
+
+    async def arun(self, name: str, args: Mapping[str, Any] | None = None) -> ToolOutput:
+        try:
+            return await self.acall(name, args)
+        except WebrefsError as err:
+            return ToolOutput(format_error(name, err), err, is_error=True)
 
     # -- prompts -------------------------------------------------------------------------------
     def system_prompt(self, mode: str = "dom", *, tool_calling: bool = True) -> str:
