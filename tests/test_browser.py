@@ -6,9 +6,11 @@ import asyncio
 import contextlib
 import os
 import signal
+import tempfile
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import pytest
 from webrefs import Browser, Tab
@@ -169,8 +171,13 @@ def test_blocking_call_on_the_browser_loop_is_refused(tab: Tab) -> None:
         tab._runner.run(on_loop())
 
 
-def test_close_leaves_no_chromium_processes(site: SiteServer) -> None:
+def _profiles() -> set[str]:
+    return {p.name for p in Path(tempfile.gettempdir()).glob("playwright_chromiumdev_profile-*")}
+
+
+def test_close_leaves_no_chromium_processes_and_no_profile(site: SiteServer) -> None:
     before = chromium_descendants()
+    profiles_before = _profiles()
     b = Browser.launch()
     t = b.new_tab(site.url("/basic/one.html"))
     assert t.title == "Page one"
@@ -180,8 +187,20 @@ def test_close_leaves_no_chromium_processes(site: SiteServer) -> None:
     leftover = wait_until(lambda: not (chromium_descendants() & running), timeout=10)
     assert leftover, f"Chromium processes left behind: {sorted(chromium_descendants() & running)}"
     assert b.closed
+    assert _profiles() <= profiles_before, "the temporary profile was left behind"
     with pytest.raises(BrowserClosedError):
         b.new_tab()
+
+
+def test_user_data_dir_persists_between_launches(site: SiteServer, tmp_path: Path) -> None:
+    profile = tmp_path / "profile"
+    with Browser.launch(user_data_dir=str(profile)) as b:
+        t = b.new_tab(site.url("/basic/one.html"))
+        b._runner.run(t.page.evaluate("() => localStorage.setItem('kept', 'yes')"))
+    with Browser.launch(user_data_dir=str(profile)) as b:
+        t = b.new_tab(site.url("/basic/one.html"))
+        assert b._runner.run(t.page.evaluate("() => localStorage.getItem('kept')")) == "yes"
+    assert profile.is_dir()
 
 
 def test_context_managers_sync_and_async(site: SiteServer) -> None:
@@ -236,7 +255,7 @@ def test_crashed_page_recovers_with_a_fresh_page(site: SiteServer) -> None:
         assert b.active_tab == t
 
 
-def test_connect_over_cdp_detaches_without_killing(site: SiteServer, tmp_path: object) -> None:
+def test_connect_over_cdp_detaches_without_killing(site: SiteServer, tmp_path: Path) -> None:
     import subprocess
     import urllib.request
 

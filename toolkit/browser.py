@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import shutil
-import tempfile
 from typing import Any, Literal
 
 from playwright.async_api import Browser as PWBrowser
@@ -51,7 +49,6 @@ class BrowserCore:
         self.opened_log: list[str] = []
         """Ids of tabs opened by pages (popups), in order; actions report the new ones."""
         self.dead = False
-        self._tempdir: str | None = None
 
     # -- starting ----------------------------------------------------------------------------
     async def launch(self, opts: BrowserOptions) -> None:
@@ -78,7 +75,7 @@ class BrowserCore:
                 )
                 self.pw_browser = self.context.browser
             else:
-                self._tempdir = tempfile.mkdtemp(prefix="webrefs-")
+                # Playwright gives launch() a fresh temporary profile and removes it on close.
                 self.pw_browser = await chromium.launch(
                     **common, downloads_path=opts.downloads_dir
                 )
@@ -240,8 +237,6 @@ class BrowserCore:
         finally:
             self.dead = True
             await self._stop_playwright()
-            if self._tempdir:
-                shutil.rmtree(self._tempdir, ignore_errors=True)
 
     async def _stop_playwright(self) -> None:
         if self.playwright is not None:
