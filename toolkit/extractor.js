@@ -1,0 +1,606 @@
+/*
+ * webrefs extractor, JSON format version 1.
+ *
+ * A function expression: evaluate it in one frame and call it with one options object; it
+ * returns ONE JSON string describing what a sighted user can see in that frame's document.
+ * Hosts other than Playwright (a WebView that evaluates JS and returns a string) can run
+ * `(<this file>)({...options})` and hand the string to `webrefs.parse_snapshot_json`.
+ *
+ * Options (all optional):
+ *   maxNodes        emitted nodes before the walk stops (2000)
+ *   maxTextPerNode  characters kept of a name, text or value (200)
+ *   maxAttr         characters kept of an attribute value (150)
+ *   maxDepth        deepest emitted depth; deeper nodes are lifted to the deepest allowed
+ *                   ancestor and "maxDepth" is added to truncatedReasons (100)
+ *   maxOptions      options listed per <select> (50)
+ *   contentRefs     also give refs to content nodes (headings, images, cells, text...) (false)
+ *   prefix          ref prefix of this frame: "" for the main frame, "f1", "f2"... ("")
+ *   nextRef         number the next new ref continues from (1)
+ *   rootSelector    CSS selector: extract only the first matching subtree (null)
+ *
+ * Output object:
+ *   version      1
+ *   url, title   of the document
+ *   viewport     {width, height}   CSS pixels
+ *   scroll       {x, y}            scroll position
+ *   document     {width, height}   scrollable size
+ *   focusedRef   ref of the focused element, or null
+ *   nextRef      the counter after this run (pass it back next time)
+ *   rootMissing  true when rootSelector matched nothing (root then has no children)
+ *   stats        {domNodes, visitedNodes, emittedNodes, skippedHidden, jsTimeMs, truncated,
+ *                 truncatedReasons: ["maxNodes"|"maxDepth"|"maxTextPerNode"|"maxAttr"|
+ *                 "maxOptions"|"maxVisited"]}
+ *   root         node for <body> (with rootSelector: <body> holding only the chosen subtree)
+ *
+ * Node (keys left out when empty / default):
+ *   tag         lower-case tag name
+ *   role        explicit role attribute, else the implicit role; absent for generic text
+ *   name        simplified accessible name (labelledby, aria-label, label, alt, value of
+ *               buttons, content for roles named by content, title, placeholder)
+ *   text        direct visible text (inline text-only children folded in), whitespace folded
+ *   ref         "e12" (main frame) / "f1e3" (frames): interactive and clickable nodes always,
+ *               content nodes with contentRefs
+ *   level       heading level
+ *   states      {checked: true|false|"mixed", selected, disabled, readonly, required,
+ *                expanded, pressed, focused, invalid, modal}
+ *   attrs       whitelisted attributes (href, name, type, value, placeholder, src, action,
+ *               method, alt, title, aria-* states), capped; data: URLs shortened
+ *   value       current value of form controls (never of password fields)
+ *   options     [{value, label, selected, disabled}] of a <select>
+ *   box         {x, y, w, h} in page coordinates of this frame's document
+ *   inViewport  intersects the viewport
+ *   fontSize    computed font size in px (left out when 16)
+ *   clickable   clickable by cursor:pointer or a click handler, without an interactive role
+ *   frame       iframes only: {key, cx, cy}: key identifies the element for the host, cx/cy
+ *               its content box origin in page coordinates
+ *   children    child nodes (open shadow roots walked in place)
+ *
+ * Refs live in a page-side registry (element object <-> ref) kept under a non-enumerable,
+ * non-configurable global; nothing is ever looked up through an attribute.
+ */
+(opts) => {
+  'use strict';
+  const t0 = performance.now();
+  const o = opts || {};
+  const num = (v, d) => (typeof v === 'number' && v > 0 ? Math.floor(v) : d);
+  const MAX_NODES = num(o.maxNodes, 2000);
+  const MAX_TEXT = num(o.maxTextPerNode, 200);
+  const MAX_ATTR = num(o.maxAttr, 150);
+  const MAX_DEPTH = Math.max(2, num(o.maxDepth, 100));
+  const MAX_OPTIONS = num(o.maxOptions, 50);
+  const MAX_VISITED = Math.max(MAX_NODES * 100, 200000);
+  const CONTENT_REFS = !!o.contentRefs;
+  const PREFIX = typeof o.prefix === 'string' ? o.prefix : '';
+  const win = window;
+  const doc = document;
+
+  // ---- registry ---------------------------------------------------------------------------
+  const KEY = '__webrefsRegistry';
+  let reg = win[KEY];
+  if (!reg || typeof reg !== 'object' || !(reg.books instanceof Map)) {
+    reg = { books: new Map(), frames: new WeakMap(), frameNext: 1 };
+    try {
+      Object.defineProperty(win, KEY, { value: reg, enumerable: false, configurable: false, writable: false });
+    } catch (e) { /* already defined by someone else: use a private one */ }
+  }
+  let book = reg.books.get(PREFIX);
+  if (!book) {
+    book = { byEl: new WeakMap(), byRef: new Map(), next: 1 };
+    reg.books.set(PREFIX, book);
+  }
+  let next = Math.max(num(o.nextRef, 1), book.next);
+  if (book.byRef.size > 20000) {
+    for (const [r, w] of book.byRef) if (!w.deref()) book.byRef.delete(r);
+  }
+  const refFor = (el) => {
+    let r = book.byEl.get(el);
+    if (r === undefined) {
+      r = PREFIX + 'e' + next++;
+      book.byEl.set(el, r);
+      book.byRef.set(r, new WeakRef(el));
+    }
+    return r;
+  };
+
+  // ---- text helpers -------------------------------------------------------------------------
+  const reasons = new Set();
+  const LONE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+  const wellFormed = String.prototype.toWellFormed
+    ? (s) => s.toWellFormed()
+    : (s) => s.replace(LONE, '\uFFFD');
+  const fold = (s) => s.replace(/\s+/g, ' ').trim();
+  const cap = (s, max, why) => {
+    if (s.length > max) {
+      reasons.add(why);
+      s = s.slice(0, max - 1) + '\u2026';
+    }
+    return wellFormed(s);
+  };
+  const capText = (s) => cap(fold(s.length > MAX_TEXT * 8 ? s.slice(0, MAX_TEXT * 8) : s), MAX_TEXT, 'maxTextPerNode');
+
+  // ---- tables -------------------------------------------------------------------------------
+  const SKIP = new Set(['script', 'style', 'head', 'meta', 'link', 'base', 'title', 'datalist', 'param', 'source', 'track']);
+  const SKIP_COUNTED = new Set(['template', 'noscript']);
+  const LEAF = new Set(['button', 'select', 'textarea', 'input', 'option', 'img', 'video', 'audio', 'canvas', 'iframe', 'frame', 'object', 'embed', 'progress', 'meter', 'svg', 'math', 'picture']);
+  const INLINE = new Set(['b', 'i', 'em', 'strong', 'span', 'small', 'sub', 'sup', 'code', 'abbr', 'cite', 'q', 'mark', 'u', 's', 'del', 'ins', 'time', 'kbd', 'var', 'samp', 'bdi', 'bdo', 'font', 'big', 'tt', 'data', 'dfn', 'strike', 'nobr']);
+  const INTERACTIVE = new Set(['link', 'button', 'textbox', 'searchbox', 'combobox', 'listbox', 'checkbox', 'radio', 'slider', 'spinbutton', 'switch', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'tab', 'option', 'treeitem', 'gridcell']);
+  const CONTENT = new Set(['heading', 'img', 'cell', 'columnheader', 'rowheader', 'listitem', 'paragraph', 'term', 'definition', 'caption', 'blockquote', 'code', 'status', 'alert', 'math', 'progressbar', 'meter', 'tooltip', 'note', 'figure', 'article', 'image', 'mark', 'time', 'emphasis', 'strong']);
+  const NAMED_BY_CONTENT = new Set(['button', 'link', 'heading', 'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'option', 'treeitem', 'checkbox', 'radio', 'switch', 'cell', 'gridcell', 'columnheader', 'rowheader', 'tooltip', 'caption', 'term', 'row']);
+  const SUPPRESS_INSIDE = new Set(['link', 'heading', 'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'option', 'treeitem', 'checkbox', 'radio', 'switch', 'button']);
+  const PRESENTATIONAL_KIDS = new Set(['button', 'checkbox', 'img', 'meter', 'option', 'progressbar', 'radio', 'scrollbar', 'separator', 'slider', 'switch', 'tab', 'menuitemcheckbox', 'menuitemradio', 'textbox', 'searchbox', 'spinbutton']);
+  const ATTRS = new Set(['href', 'name', 'type', 'value', 'placeholder', 'src', 'action', 'method', 'alt', 'title']);
+  const ARIA_ATTRS = new Set(['aria-checked', 'aria-selected', 'aria-expanded', 'aria-pressed', 'aria-disabled', 'aria-current', 'aria-haspopup', 'aria-invalid', 'aria-required', 'aria-readonly', 'aria-valuenow', 'aria-valuetext', 'aria-valuemin', 'aria-valuemax', 'aria-sort', 'aria-busy', 'aria-level', 'aria-multiselectable', 'aria-autocomplete', 'aria-placeholder', 'aria-describedby', 'aria-controls', 'aria-modal', 'aria-live']);
+  const TEXT_INPUT = new Set(['text', 'email', 'password', 'tel', 'url', 'search', '']);
+  const LANDMARK_SCOPE = 'article,aside,main,nav,section,[role=article],[role=complementary],[role=main],[role=navigation],[role=region]';
+  const HEADINGS = { h1: 1, h2: 2, h3: 3, h4: 4, h5: 5, h6: 6 };
+
+  const inputType = (el) => (el.getAttribute('type') || '').toLowerCase();
+
+  function implicitRole(el, tag) {
+    switch (tag) {
+      case 'a': case 'area': return el.hasAttribute('href') ? 'link' : null;
+      case 'button': return 'button';
+      case 'input': {
+        const t = inputType(el);
+        if (t === 'checkbox') return 'checkbox';
+        if (t === 'radio') return 'radio';
+        if (t === 'range') return 'slider';
+        if (t === 'number') return 'spinbutton';
+        if (t === 'search') return el.hasAttribute('list') ? 'combobox' : 'searchbox';
+        if (t === 'submit' || t === 'reset' || t === 'button' || t === 'image' || t === 'file') return 'button';
+        if (t === 'hidden') return null;
+        if (el.hasAttribute('list') && TEXT_INPUT.has(t)) return 'combobox';
+        return 'textbox';
+      }
+      case 'select': return el.multiple || el.size > 1 ? 'listbox' : 'combobox';
+      case 'textarea': return 'textbox';
+      case 'h1': case 'h2': case 'h3': case 'h4': case 'h5': case 'h6': return 'heading';
+      case 'ul': case 'ol': case 'menu': return 'list';
+      case 'li': return 'listitem';
+      case 'nav': return 'navigation';
+      case 'main': return 'main';
+      case 'header': return el.closest(LANDMARK_SCOPE) ? null : 'banner';
+      case 'footer': return el.closest(LANDMARK_SCOPE) ? null : 'contentinfo';
+      case 'form': return 'form';
+      case 'search': return 'search';
+      case 'table': return 'table';
+      case 'thead': case 'tbody': case 'tfoot': return 'rowgroup';
+      case 'tr': return 'row';
+      case 'td': { const t = el.closest('table'); return t && t.getAttribute('role') === 'grid' ? 'gridcell' : 'cell'; }
+      case 'th': return el.getAttribute('scope') === 'row' ? 'rowheader' : 'columnheader';
+      case 'caption': return 'caption';
+      case 'img': return el.getAttribute('alt') === '' && !el.hasAttribute('title') ? null : 'img';
+      case 'article': return 'article';
+      case 'section': return el.hasAttribute('aria-label') || el.hasAttribute('aria-labelledby') || el.hasAttribute('title') ? 'region' : null;
+      case 'aside': return 'complementary';
+      case 'dialog': return 'dialog';
+      case 'details': return 'group';
+      case 'fieldset': return 'group';
+      case 'summary': return 'button';
+      case 'option': return 'option';
+      case 'optgroup': return 'group';
+      case 'progress': return 'progressbar';
+      case 'meter': return 'meter';
+      case 'output': return 'status';
+      case 'hr': return 'separator';
+      case 'figure': return 'figure';
+      case 'p': return 'paragraph';
+      case 'blockquote': return 'blockquote';
+      case 'dt': return 'term';
+      case 'dd': return 'definition';
+      case 'iframe': case 'frame': return 'iframe';
+      case 'math': return 'math';
+      default: return null;
+    }
+  }
+
+  const NATIVE_FOCUSABLE = new Set(['button', 'input', 'select', 'textarea']);
+  function roleOf(el, tag) {
+    const explicit = el.getAttribute('role');
+    if (explicit) {
+      const first = explicit.trim().split(/\s+/)[0].toLowerCase();
+      if (first === 'none' || first === 'presentation') {
+        if (!(NATIVE_FOCUSABLE.has(tag) || (tag === 'a' && el.hasAttribute('href')))) return null;
+      } else if (first === 'generic') {
+        return null;
+      } else if (first) {
+        return first;
+      }
+    }
+    if (el.isContentEditable && (!el.parentElement || !el.parentElement.isContentEditable)) return 'textbox';
+    return implicitRole(el, tag);
+  }
+
+  // ---- visibility -----------------------------------------------------------------------------
+  const vw = win.innerWidth, vh = win.innerHeight, sx = win.scrollX, sy = win.scrollY;
+  const CLIP_RE = /rect\(\s*(-?[\d.]+)px,?\s*(-?[\d.]+)px,?\s*(-?[\d.]+)px,?\s*(-?[\d.]+)px/;
+  const INSET_RE = /^inset\(\s*(?:5\d|[6-9]\d|100)%/;
+  // 0 visible, 1 hidden with subtree; rect is filled in when the element has a box.
+  function hiddenBox(el, cs, rect) {
+    const w = rect.width, h = rect.height;
+    if ((w <= 1 && cs.overflowX !== 'visible') || (h <= 1 && cs.overflowY !== 'visible')) return true;
+    const pos = cs.position;
+    if ((pos === 'absolute' || pos === 'fixed') && cs.clip !== 'auto') {
+      const m = CLIP_RE.exec(cs.clip);
+      if (m && (+m[2] - +m[4]) * (+m[3] - +m[1]) <= 1) return true;
+    }
+    if (cs.clipPath !== 'none' && INSET_RE.test(cs.clipPath)) return true;
+    if (w > 0 && h > 0) {
+      if (pos === 'fixed') {
+        if (rect.right <= 0 || rect.bottom <= 0 || rect.left >= vw || rect.top >= vh) return true;
+      } else if (rect.right + sx <= 0 || rect.bottom + sy <= 0) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  // Cheap check for name computation: is this element (not its ancestors) hidden?
+  function selfHidden(el, cs) {
+    if (el.hasAttribute('hidden') || el.getAttribute('aria-hidden') === 'true') return true;
+    return cs.display === 'none' || cs.visibility === 'hidden' || cs.visibility === 'collapse';
+  }
+
+  function kidsOf(el) {
+    if (el.shadowRoot) return el.shadowRoot.childNodes;
+    if (el.localName === 'slot') {
+      const a = el.assignedNodes();
+      return a.length ? a : el.childNodes;
+    }
+    return el.childNodes;
+  }
+
+  // ---- names ----------------------------------------------------------------------------------
+  const BLOCKISH = /^(block|flex|grid|table|list-item|flow-root|table-cell|table-row|inline-block|inline-flex|inline-grid)/;
+  function contentText(root, limit, skipControls) {
+    let out = '';
+    const stack = [];
+    const push = (list) => { for (let i = list.length - 1; i >= 0; i--) stack.push(list[i]); };
+    push(kidsOf(root));
+    let guard = 0;
+    while (stack.length && out.length < limit * 2 && guard++ < 5000) {
+      const n = stack.pop();
+      if (typeof n === 'string') { out += n; continue; }
+      if (n.nodeType === 3) { out += n.data; continue; }
+      if (n.nodeType !== 1) continue;
+      const tag = n.localName;
+      if (SKIP.has(tag) || SKIP_COUNTED.has(tag)) continue;
+      const cs = win.getComputedStyle(n);
+      if (selfHidden(n, cs)) continue;
+      const block = BLOCKISH.test(cs.display);
+      const label = n.getAttribute('aria-label');
+      if (label && label.trim()) { out += ' ' + label + ' '; continue; }
+      if (tag === 'img' || tag === 'area') { out += ' ' + (n.getAttribute('alt') || '') + ' '; continue; }
+      if (tag === 'br') { out += ' '; continue; }
+      if (tag === 'input') {
+        if (skipControls) continue;
+        const t = inputType(n);
+        if (t === 'image') out += ' ' + (n.getAttribute('alt') || '') + ' ';
+        else if (t === 'submit' || t === 'reset' || t === 'button') out += ' ' + (n.value || '') + ' ';
+        else if (t !== 'password' && t !== 'checkbox' && t !== 'radio' && t !== 'file' && t !== 'hidden') out += ' ' + n.value + ' ';
+        continue;
+      }
+      if (tag === 'select') {
+        if (!skipControls && n.selectedOptions && n.selectedOptions[0]) out += ' ' + n.selectedOptions[0].text + ' ';
+        continue;
+      }
+      if (tag === 'textarea') { if (!skipControls) out += ' ' + n.value + ' '; continue; }
+      if (tag === 'svg') {
+        const t = n.querySelector('title');
+        if (t) out += ' ' + t.textContent + ' ';
+        continue;
+      }
+      if (block) { out += ' '; stack.push(' '); }
+      push(kidsOf(n));
+    }
+    return out;
+  }
+
+  function byIds(el, ids) {
+    const root = el.getRootNode();
+    let out = '';
+    for (const id of ids.trim().split(/\s+/)) {
+      const t = root.getElementById ? root.getElementById(id) : doc.getElementById(id);
+      if (!t) continue;
+      const l = t.getAttribute('aria-label');
+      out += ' ' + (l && l.trim() ? l : t.localName === 'input' ? t.value : contentText(t, MAX_TEXT, false));
+    }
+    return fold(out);
+  }
+
+  function nameOf(el, tag, role, clickable) {
+    let n = '';
+    const lb = el.getAttribute('aria-labelledby');
+    if (lb) n = byIds(el, lb);
+    if (!n) n = fold(el.getAttribute('aria-label') || '');
+    const isInput = tag === 'input';
+    const t = isInput ? inputType(el) : '';
+    if (!n && el.labels && el.labels.length && !(isInput && t === 'hidden')) {
+      let s = '';
+      for (const l of el.labels) s += ' ' + contentText(l, MAX_TEXT, true);
+      n = fold(s);
+    }
+    if (!n && (tag === 'img' || tag === 'area' || (isInput && t === 'image'))) n = fold(el.getAttribute('alt') || '');
+    if (!n && isInput && (t === 'submit' || t === 'reset' || t === 'button')) {
+      n = fold(el.value || '') || (t === 'submit' ? 'Submit' : t === 'reset' ? 'Reset' : '');
+    }
+    if (!n && tag === 'fieldset') { const lg = el.querySelector(':scope > legend'); if (lg) n = fold(contentText(lg, MAX_TEXT, false)); }
+    if (!n && tag === 'figure') { const fc = el.querySelector(':scope > figcaption'); if (fc) n = fold(contentText(fc, MAX_TEXT, false)); }
+    if (!n && tag === 'table') { const c = el.querySelector(':scope > caption'); if (c) n = fold(contentText(c, MAX_TEXT, false)); }
+    if (!n && tag === 'svg') { const st = el.querySelector(':scope > title'); if (st) n = fold(st.textContent || ''); }
+    if (!n && (NAMED_BY_CONTENT.has(role) || (clickable && !role))) n = fold(contentText(el, MAX_TEXT, false));
+    if (!n) n = fold(el.getAttribute('title') || '');
+    if (!n && (isInput || tag === 'textarea')) n = fold(el.getAttribute('placeholder') || '');
+    if (!n) n = fold(el.getAttribute('aria-placeholder') || '');
+    if (!n && isInput && t === 'file') n = 'Choose File';
+    return n ? cap(n, MAX_TEXT, 'maxTextPerNode') : '';
+  }
+
+  // ---- per-node details ---------------------------------------------------------------------------
+  let active = doc.activeElement;
+  while (active && active.shadowRoot && active.shadowRoot.activeElement) active = active.shadowRoot.activeElement;
+  if (active === doc.body || active === doc.documentElement) active = null;
+  let focusedRef = null;
+
+  const ariaBool = (v) => (v === 'true' ? true : v === 'false' ? false : v === 'mixed' ? 'mixed' : undefined);
+
+  function statesOf(el, tag, role) {
+    const s = {};
+    let any = false;
+    const put = (k, v) => { if (v !== undefined && v !== null) { s[k] = v; any = true; } };
+    const t = tag === 'input' ? inputType(el) : '';
+    if (t === 'checkbox' || t === 'radio') put('checked', el.indeterminate ? 'mixed' : el.checked);
+    else if (el.hasAttribute('aria-checked')) put('checked', ariaBool(el.getAttribute('aria-checked')));
+    else if (role === 'checkbox' || role === 'radio' || role === 'switch' || role === 'menuitemcheckbox' || role === 'menuitemradio') put('checked', false);
+    if (tag === 'option') { if (el.selected) put('selected', true); }
+    else if (el.getAttribute('aria-selected') === 'true') put('selected', true);
+    if ((NATIVE_FOCUSABLE.has(tag) || tag === 'fieldset' || tag === 'optgroup' || tag === 'option') && el.matches(':disabled')) put('disabled', true);
+    else if (el.getAttribute('aria-disabled') === 'true') put('disabled', true);
+    if ((tag === 'input' || tag === 'textarea') && el.readOnly) put('readonly', true);
+    else if (el.getAttribute('aria-readonly') === 'true') put('readonly', true);
+    if ((tag === 'input' || tag === 'textarea' || tag === 'select') && el.required) put('required', true);
+    else if (el.getAttribute('aria-required') === 'true') put('required', true);
+    if (tag === 'summary' && el.parentElement && el.parentElement.localName === 'details') put('expanded', el.parentElement.open);
+    else if (el.hasAttribute('aria-expanded')) put('expanded', ariaBool(el.getAttribute('aria-expanded')));
+    if (el.hasAttribute('aria-pressed')) put('pressed', ariaBool(el.getAttribute('aria-pressed')));
+    if (el === active) put('focused', true);
+    const inv = el.getAttribute('aria-invalid');
+    if (inv && inv !== 'false') put('invalid', true);
+    else if (NATIVE_FOCUSABLE.has(tag)) { try { if (el.matches(':user-invalid')) put('invalid', true); } catch (e) { /* old engine */ } }
+    if (tag === 'dialog') { try { if (el.matches(':modal')) put('modal', true); } catch (e) { /* old engine */ } }
+    if (el.getAttribute('aria-modal') === 'true') put('modal', true);
+    return any ? s : null;
+  }
+
+  function attrsOf(el, tag) {
+    const a = {};
+    let any = false;
+    const password = tag === 'input' && inputType(el) === 'password';
+    for (const at of el.attributes) {
+      const k = at.name;
+      if (!(ATTRS.has(k) || (k.charCodeAt(0) === 97 && ARIA_ATTRS.has(k)))) continue;
+      if (k === 'value' && password) continue;
+      let v = at.value;
+      if ((k === 'href' || k === 'src' || k === 'action') && v.slice(0, 5).toLowerCase() === 'data:') {
+        const comma = v.indexOf(',');
+        v = (comma > 0 && comma < 60 ? v.slice(0, comma + 1) : v.slice(0, 30)) + '\u2026';
+      }
+      a[k] = cap(v, MAX_ATTR, 'maxAttr');
+      any = true;
+    }
+    return any ? a : null;
+  }
+
+  function valueOf(el, tag, role) {
+    if (tag === 'input') {
+      const t = inputType(el);
+      if (t === 'password' || t === 'checkbox' || t === 'radio' || t === 'hidden' || t === 'submit' || t === 'reset' || t === 'button' || t === 'image') return null;
+      if (t === 'file') return el.files && el.files.length ? Array.from(el.files, (f) => f.name).join(', ') : null;
+      return capText(el.value || '');
+    }
+    if (tag === 'textarea') return capText(el.value || '');
+    if (tag === 'select') {
+      const sel = Array.from(el.selectedOptions || [], (op) => op.label || op.text);
+      return capText(sel.join(', '));
+    }
+    if (tag === 'progress' || tag === 'meter') return String(el.value);
+    if (el.hasAttribute('aria-valuetext')) return capText(el.getAttribute('aria-valuetext'));
+    if (el.hasAttribute('aria-valuenow')) return capText(el.getAttribute('aria-valuenow'));
+    if (role === 'textbox' && el.isContentEditable) return capText(el.innerText || '');
+    return null;
+  }
+
+  function optionsOf(el) {
+    const list = el.options;
+    const out = [];
+    const n = Math.min(list.length, MAX_OPTIONS);
+    for (let i = 0; i < n; i++) {
+      const op = list[i];
+      const item = { value: cap(op.value, MAX_ATTR, 'maxAttr'), label: capText(op.label || op.text || '') };
+      if (op.selected) item.selected = true;
+      if (op.disabled) item.disabled = true;
+      out.push(item);
+    }
+    if (list.length > n) reasons.add('maxOptions');
+    return out;
+  }
+
+  // ---- the walk ---------------------------------------------------------------------------------
+  let visited = 0, emitted = 0, skipped = 0;
+  let rootEl = doc.body || doc.documentElement;
+  let rootMissing = false;
+  const root = { tag: rootEl ? rootEl.localName : 'body' };
+  // stack entries: [node, parentOut, parentDepth, suppressText, inInteractive, parentCursor]
+  const stack = [];
+  const pushKids = (list, p, d, sup, inter, cur) => {
+    for (let i = list.length - 1; i >= 0; i--) {
+      const k = list[i];
+      if (k.nodeType === 1) stack.push([k, p, d, sup, inter, cur]);
+    }
+  };
+  const addChild = (p, n) => { (p.children || (p.children = [])).push(n); };
+
+  if (o.rootSelector) {
+    const el = doc.querySelector(o.rootSelector);
+    if (el) stack.push([el, root, 0, false, false, 'auto']);
+    else rootMissing = true;
+  } else if (rootEl) {
+    const bodyText = directText(rootEl, rootEl.childNodes, [], win.getComputedStyle(rootEl));
+    if (bodyText) root.text = bodyText;
+    pushKids(kidsOf(rootEl), root, 0, false, false, win.getComputedStyle(rootEl).cursor);
+  }
+
+  // Direct text of el: its text nodes plus inline, text-only children (folded in order).
+  // Elements that must still be walked are appended to `kids`.
+  function directText(el, list, kids, cs) {
+    let s = '';
+    const textOk = cs.visibility === 'visible' && parseFloat(cs.fontSize) > 0;
+    for (let i = 0; i < list.length; i++) {
+      const k = list[i];
+      const nt = k.nodeType;
+      if (nt === 3) { if (textOk && s.length < MAX_TEXT * 8) s += k.data; continue; }
+      if (nt !== 1) continue;
+      const tag = k.localName;
+      if (tag === 'br') { s += ' '; continue; }
+      if (tag === 'wbr') continue;
+      if (INLINE.has(tag) && k.firstElementChild === null && !k.shadowRoot && k.attributes.length <= 3 &&
+          !k.hasAttribute('role') && !k.hasAttribute('onclick') && !k.hasAttribute('aria-label') &&
+          !k.hasAttribute('hidden') && !k.hasAttribute('aria-hidden') && !k.hasAttribute('tabindex') &&
+          !k.hasAttribute('title') && !k.isContentEditable) {
+        const kc = win.getComputedStyle(k);
+        if (kc.display === 'inline' && kc.visibility === 'visible' && kc.opacity !== '0' &&
+            kc.cursor === cs.cursor && parseFloat(kc.fontSize) > 0 && typeof k.onclick !== 'function') {
+          visited++;
+          if (s.length < MAX_TEXT * 8) s += k.textContent;
+          continue;
+        }
+      }
+      kids.push(k);
+    }
+    return s ? capText(s) : '';
+  }
+
+  while (stack.length) {
+    if (emitted >= MAX_NODES) { reasons.add('maxNodes'); break; }
+    if (visited >= MAX_VISITED) { reasons.add('maxVisited'); break; }
+    const [el, p, d, sup, inter, pcur] = stack.pop();
+    visited++;
+    const tag = el.localName;
+    if (SKIP.has(tag)) continue;
+    if (SKIP_COUNTED.has(tag) || (tag === 'input' && inputType(el) === 'hidden')) { skipped++; continue; }
+    if (el.hasAttribute('hidden') || el.getAttribute('aria-hidden') === 'true' || el.hasAttribute('inert')) { skipped++; continue; }
+    const cs = win.getComputedStyle(el);
+    const display = cs.display;
+    if (display === 'none') { skipped++; continue; }
+    if (cs.opacity !== '1' && parseFloat(cs.opacity) < 0.05) { skipped++; continue; }
+    const contents = display === 'contents';
+    const rect = contents ? null : el.getBoundingClientRect();
+    if (rect && hiddenBox(el, cs, rect)) { skipped++; continue; }
+    const visHidden = cs.visibility !== 'visible';
+    const cursor = cs.cursor;
+
+    let role = roleOf(el, tag);
+    if (tag === 'svg' && !role) role = el.hasAttribute('aria-label') || el.hasAttribute('aria-labelledby') || el.querySelector(':scope > title') ? 'img' : null;
+    const isFrame = tag === 'iframe' || tag === 'frame';
+    if (isFrame) role = 'iframe';
+    const interactiveRole = role !== null && INTERACTIVE.has(role);
+    const clickable = !inter && !interactiveRole && !isFrame && (
+      (cursor === 'pointer' && pcur !== 'pointer') || el.hasAttribute('onclick') || typeof el.onclick === 'function');
+
+    // children and direct text
+    const kids = [];
+    let list = null;
+    if (tag === 'details' && !el.open) {
+      const s = el.querySelector(':scope > summary');
+      list = s ? [s] : [];
+      skipped += el.children.length - list.length;
+    } else if (!LEAF.has(tag) && !(role && PRESENTATIONAL_KIDS.has(role)) && cs.contentVisibility !== 'hidden') {
+      list = kidsOf(el);
+    }
+    let text = '';
+    if (list) {
+      if (visHidden || (sup && !interactiveRole && !clickable && !role)) {
+        for (let i = 0; i < list.length; i++) if (list[i].nodeType === 1) kids.push(list[i]);
+      } else {
+        text = directText(el, list, kids, cs);
+      }
+    }
+
+    let out = p, depth = d;
+    const emit = !visHidden && (role !== null || clickable || (!!text && !sup));
+    if (visHidden) skipped++;
+    if (emit) {
+      const n = { tag };
+      if (role) n.role = role;
+      const name = role === 'iframe' ? fold(el.getAttribute('title') || el.getAttribute('name') || '') : nameOf(el, tag, role, clickable);
+      if (name) n.name = name;
+      if (text && !(name && NAMED_BY_CONTENT.has(role))) n.text = text;
+      if (interactiveRole || clickable || (CONTENT_REFS && (CONTENT.has(role) || (!role && text)))) {
+        n.ref = refFor(el);
+        if (el === active) focusedRef = n.ref;
+      }
+      if (role === 'heading') {
+        const lv = HEADINGS[tag] || parseInt(el.getAttribute('aria-level') || '2', 10);
+        n.level = lv > 0 ? lv : 2;
+      }
+      const st = statesOf(el, tag, role);
+      if (st) n.states = st;
+      const at = attrsOf(el, tag);
+      if (at) n.attrs = at;
+      const v = valueOf(el, tag, role);
+      if (v !== null && v !== '') n.value = v;
+      if (tag === 'select') n.options = optionsOf(el);
+      if (rect) {
+        n.box = { x: Math.round(rect.left + sx), y: Math.round(rect.top + sy), w: Math.round(rect.width), h: Math.round(rect.height) };
+        if (rect.width > 0 && rect.height > 0 && rect.right > 0 && rect.bottom > 0 && rect.left < vw && rect.top < vh) n.inViewport = true;
+      }
+      const fs = parseFloat(cs.fontSize);
+      if (fs !== 16) n.fontSize = Math.round(fs * 10) / 10;
+      if (clickable) n.clickable = true;
+      if (isFrame) {
+        let key = reg.frames.get(el);
+        if (key === undefined) { key = reg.frameNext++; reg.frames.set(el, key); }
+        const r = rect || { left: 0, top: 0 };
+        n.frame = {
+          key,
+          cx: Math.round(r.left + sx + el.clientLeft + (parseFloat(cs.paddingLeft) || 0)),
+          cy: Math.round(r.top + sy + el.clientTop + (parseFloat(cs.paddingTop) || 0)),
+        };
+      }
+      addChild(p, n);
+      emitted++;
+      if (d + 1 < MAX_DEPTH) { out = n; depth = d + 1; } else if (kids.length) { reasons.add('maxDepth'); }
+    }
+    if (kids.length) {
+      const supKids = sup || (emit && role !== null && SUPPRESS_INSIDE.has(role));
+      const interKids = inter || interactiveRole || clickable;
+      pushKids(kids, out, depth, supKids, interKids, cursor);
+    }
+  }
+
+  book.next = next;
+  const se = doc.scrollingElement || doc.documentElement;
+  const result = {
+    version: 1,
+    url: String(doc.URL),
+    title: wellFormed(doc.title || ''),
+    viewport: { width: vw, height: vh },
+    scroll: { x: sx, y: sy },
+    document: { width: se ? se.scrollWidth : vw, height: se ? se.scrollHeight : vh },
+    focusedRef,
+    nextRef: next,
+    stats: {
+      domNodes: doc.getElementsByTagName('*').length,
+      visitedNodes: visited,
+      emittedNodes: emitted,
+      skippedHidden: skipped,
+      jsTimeMs: 0,
+      truncated: reasons.size > 0,
+      truncatedReasons: Array.from(reasons),
+    },
+    root,
+  };
+  if (rootMissing) result.rootMissing = true;
+  result.stats.jsTimeMs = Math.round((performance.now() - t0) * 100) / 100;
+  return JSON.stringify(result);
+}
