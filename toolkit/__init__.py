@@ -15,6 +15,7 @@ from .errors import WebrefsError
 from .launcher import BrowserOptions
 from .models import ActionResult, NodeRef, PageTree, Snapshot, TextResult
 from .options import RenderOptions, TabOptions
+from .script import extractor_script, parse_snapshot_json
 from .tab import Tab
 
 __version__ = "0.1.0"
@@ -32,4 +33,6 @@ __all__ = [
     "TextResult",
     "WebrefsError",
     "__version__",
+    "extractor_script",
+    "parse_snapshot_json",
 ]
