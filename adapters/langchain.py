@@ -1,0 +1,142 @@
+"""LangChain tools for webrefs: a ``BaseToolkit`` over the one tool registry.
+
+::
+
+    from webrefs import Browser
+    from webrefs.adapters.langchain import WebToolkit
+
+    browser = Browser.launch()
+    tools = WebToolkit(browser=browser).get_tools()     # BaseTool instances
+
+Every tool has an ``args_schema``, a blocking ``_run`` and a native async ``_arun``, and answers
+``(content, artifact)`` (``response_format="content_and_artifact"``): text for the model, and
+the :class:`~webrefs.Snapshot` / :class:`~webrefs.ActionResult` for programs. Errors (a stale
+ref, a blocked navigation, bad arguments) come back as tool messages, so a graph keeps going.
+"""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Sequence
+from functools import partial
+from typing import Any, Literal
+
+try:
+    from langchain_core.tools import BaseTool, BaseToolkit, ToolException
+except ImportError as exc:  # pragma: no cover - exercised by a subprocess test
+    raise ImportError(
+        "webrefs.adapters.langchain needs langchain-core: pip install 'webrefs[langchain]'"
+    ) from exc
+
+from pydantic import ConfigDict, Field, PrivateAttr, ValidationError
+from webrefs.browser import Browser
+from webrefs.errors import WebrefsError
+from webrefs.tab import Tab
+from webrefs.toolfmt import format_error, format_validation_error
+from webrefs.tools import ToolOutput, ToolSpec, WebTools
+
+__all__ = ["WebTool", "WebToolkit"]
+
+
+def _validation_message(tool: str, exc: ValidationError) -> str:
+    return format_validation_error(tool, exc)
+
+
+def _content(out: ToolOutput) -> str | list[str | dict[str, Any]]:
+    """Text, or text plus image blocks when the tool returned images (web_screenshot)."""
+    if not out.images:
+        return out.content
+    blocks: list[str | dict[str, Any]] = [{"type": "text", "text": out.content}]
+    for png in out.images:
+        blocks.append({"type": "image", "base64": base64.b64encode(png).decode("ascii"),
+                       "mime_type": "image/png"})
+    return blocks
+
+
+class WebTool(BaseTool):
+    """One webrefs tool as a LangChain tool. Built by :meth:`WebToolkit.get_tools`."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    response_format: Literal["content", "content_and_artifact"] = "content_and_artifact"
+    handle_tool_error: Any = True
+    webtools: WebTools = Field(exclude=True)
+    """The registry this tool runs on."""
+
+    @classmethod
+    def from_spec(cls, spec: ToolSpec, webtools: WebTools) -> WebTool:
+        return cls(
+            name=spec.name,
+            description=spec.description,
+            args_schema=spec.args_model,
+            webtools=webtools,
+            handle_validation_error=partial(_validation_message, spec.name),
+        )
+
+    def _run(self, **kwargs: Any) -> tuple[Any, Any]:
+        try:
+            out = self.webtools.call(self.name, kwargs)
+        except WebrefsError as err:
+            raise ToolException(format_error(self.name, err)) from err
+        return _content(out), out.artifact
+
+    async def _arun(self, **kwargs: Any) -> tuple[Any, Any]:
+        try:
+            out = await self.webtools.acall(self.name, kwargs)
+        except WebrefsError as err:
+            raise ToolException(format_error(self.name, err)) from err
+        return _content(out), out.artifact
+
+
+class WebToolkit(BaseToolkit):
+    """Browser tools for LangChain agents, acting on a Browser's active tab (or one Tab).
+
+    ``include`` picks exactly these tools (it can add opt-in ones: ``web_hover``,
+    ``web_wait_for``, ``web_upload``, ``web_tabs``); ``exclude`` removes some; ``after_action``
+    is ``"none"``, ``"diff"`` or ``"snapshot"``; ``allow_navigation=False`` drops
+    ``web_navigate`` and ``web_go_back``; ``vision=True`` adds ``web_screenshot``.
+    """
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    browser: Browser | None = None
+    tab: Tab | None = None
+    max_tokens: int = 3000
+    include: Sequence[str] | None = None
+    exclude: Sequence[str] | None = None
+    after_action: Literal["none", "diff", "snapshot"] = "none"
+    allow_navigation: bool = True
+    vision: bool = False
+    _webtools: WebTools = PrivateAttr()
+
+    def model_post_init(self, context: Any, /) -> None:
+        self._webtools = WebTools(
+            self.browser,
+            tab=self.tab,
+            max_tokens=self.max_tokens,
+            include=tuple(self.include) if self.include is not None else None,
+            exclude=tuple(self.exclude or ()),
+            after_action=self.after_action,
+            allow_navigation=self.allow_navigation,
+            vision=self.vision,
+        )
+
+    @classmethod
+    def from_tab(cls, tab: Tab, **options: Any) -> WebToolkit:
+        """Tools that always act on ``tab``."""
+        return cls(tab=tab, **options)
+
+    @property
+    def webtools(self) -> WebTools:
+        """The registry behind the tools (``call``/``acall`` by name, ``system_prompt``)."""
+        return self._webtools
+
+    def get_tools(self) -> list[BaseTool]:
+        return [WebTool.from_spec(spec, self._webtools) for spec in self._webtools.specs]
+
+    def system_prompt(self, mode: str = "dom", *, tool_calling: bool = True) -> str:
+        """The system prompt (``dom`` or ``vision``) with a summary of the current page."""
+        return self._webtools.system_prompt(mode, tool_calling=tool_calling)
+
+    async def asystem_prompt(self, mode: str = "dom", *, tool_calling: bool = True) -> str:
+        return await self._webtools.asystem_prompt(mode, tool_calling=tool_calling)

@@ -1,0 +1,133 @@
+"""LlamaIndex tools for webrefs: a ``BaseToolSpec`` over the one tool registry.
+
+::
+
+    from webrefs import Browser
+    from webrefs.adapters.llamaindex import WebToolSpec
+
+    browser = Browser.launch()
+    tools = WebToolSpec(browser=browser).to_tool_list()     # FunctionTool instances
+
+Each tool has a blocking and an async function (``tool.fn`` / ``tool.async_fn``), the same
+name, description and argument schema as the LangChain tools, and returns a ``ToolOutput``
+whose content is the text for the model and whose ``raw_output`` is the structured result
+(:class:`~webrefs.Snapshot`, :class:`~webrefs.ActionResult`, ...). Errors come back as
+``is_error`` outputs whose content tells the model what to do, so an agent keeps going.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Literal
+
+try:
+    from llama_index.core.base.llms.types import ImageBlock, TextBlock
+    from llama_index.core.tools import FunctionTool, ToolMetadata, ToolOutput
+    from llama_index.core.tools.tool_spec.base import BaseToolSpec
+except ImportError as exc:  # pragma: no cover - exercised by a subprocess test
+    raise ImportError(
+        "webrefs.adapters.llamaindex needs llama-index-core: pip install 'webrefs[llamaindex]'"
+    ) from exc
+
+from webrefs.browser import Browser
+from webrefs.tab import Tab
+from webrefs.tools import ToolOutput as WebOutput
+from webrefs.tools import ToolSpec, WebTools
+
+__all__ = ["WebFunctionTool", "WebToolSpec"]
+
+
+class WebFunctionTool(FunctionTool):
+    """A FunctionTool whose output keeps the webrefs artifact as ``raw_output``."""
+
+    def _output(self, out: WebOutput, kwargs: dict[str, Any]) -> ToolOutput:
+        blocks: list[Any] = [TextBlock(text=out.content)]
+        blocks += [ImageBlock(image=png, image_mimetype="image/png") for png in out.images]
+        return ToolOutput(
+            blocks=blocks,
+            tool_name=self.metadata.get_name(),
+            raw_input={"args": (), "kwargs": kwargs},
+            raw_output=out.artifact,
+            is_error=out.is_error,
+        )
+
+    def call(self, *args: Any, **kwargs: Any) -> ToolOutput:
+        return self._output(self.fn(*args, **kwargs), kwargs)
+
+    async def acall(self, *args: Any, **kwargs: Any) -> ToolOutput:
+        return self._output(await self.async_fn(*args, **kwargs), kwargs)
+
+
+def _make_tool(spec: ToolSpec, webtools: WebTools) -> WebFunctionTool:
+    name = spec.name
+
+    def run(**kwargs: Any) -> WebOutput:
+        return webtools.run(name, kwargs)
+
+    async def arun(**kwargs: Any) -> WebOutput:
+        return await webtools.arun(name, kwargs)
+
+    run.__name__ = arun.__name__ = name
+    run.__doc__ = arun.__doc__ = spec.description
+    metadata = ToolMetadata(name=name, description=spec.description, fn_schema=spec.args_model)
+    return WebFunctionTool(fn=run, async_fn=arun, metadata=metadata)
+
+
+class WebToolSpec(BaseToolSpec):
+    """Browser tools for LlamaIndex agents, acting on a Browser's active tab (or one Tab).
+
+    Options are those of the LangChain ``WebToolkit``: ``max_tokens``, ``include``,
+    ``exclude``, ``after_action``, ``allow_navigation``, ``vision``.
+    """
+
+    def __init__(
+        self,
+        browser: Browser | None = None,
+        *,
+        tab: Tab | None = None,
+        max_tokens: int = 3000,
+        include: Sequence[str] | None = None,
+        exclude: Sequence[str] | None = None,
+        after_action: Literal["none", "diff", "snapshot"] = "none",
+        allow_navigation: bool = True,
+        vision: bool = False,
+    ) -> None:
+        self.webtools = WebTools(
+            browser,
+            tab=tab,
+            max_tokens=max_tokens,
+            include=tuple(include) if include is not None else None,
+            exclude=tuple(exclude or ()),
+            after_action=after_action,
+            allow_navigation=allow_navigation,
+            vision=vision,
+        )
+        self.spec_functions = list(self.webtools.names)
+
+    @classmethod
+    def from_tab(cls, tab: Tab, **options: Any) -> WebToolSpec:
+        """Tools that always act on ``tab``."""
+        return cls(tab=tab, **options)
+
+    def to_tool_list(  # type: ignore[override]
+        self,
+        spec_functions: Sequence[str] | None = None,
+        func_to_metadata_mapping: dict[str, ToolMetadata] | None = None,
+    ) -> list[FunctionTool]:
+        """One FunctionTool per selected tool (or per name in ``spec_functions``)."""
+        names = list(spec_functions or self.spec_functions)
+        tools: list[FunctionTool] = []
+        for name in names:
+            spec = self.webtools.spec(name)
+            tool = _make_tool(spec, self.webtools)
+            if func_to_metadata_mapping and name in func_to_metadata_mapping:
+                tool._metadata = func_to_metadata_mapping[name]
+            tools.append(tool)
+        return tools
+
+    def system_prompt(self, mode: str = "dom", *, tool_calling: bool = True) -> str:
+        """The system prompt (``dom`` or ``vision``) with a summary of the current page."""
+        return self.webtools.system_prompt(mode, tool_calling=tool_calling)
+
+    async def asystem_prompt(self, mode: str = "dom", *, tool_calling: bool = True) -> str:
+        return await self.webtools.asystem_prompt(mode, tool_calling=tool_calling)
