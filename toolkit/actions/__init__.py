@@ -5,21 +5,17 @@ Each function takes a :class:`~webrefs.tab.TabCore` and runs on the Browser's lo
 
 from __future__ import annotations
 
+from .capture import screenshot
+from .checking import check
+from .files import upload
+from .keys import press_key
 from .navigate import go_back, go_forward, goto
+from .pointer import click, hover
+from .scrolling import scroll
+from .selecting import select
 from .snapshot import snapshot
-from .stubs import (
-    check,
-    click,
-    fill,
-    get_text,
-    hover,
-    press_key,
-    screenshot,
-    scroll,
-    select,
-    upload,
-    wait_for,
-)
+from .text import get_text, wait_for
+from .textinput import fill
 
 __all__ = [
     "check",

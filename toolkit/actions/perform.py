@@ -1,0 +1,252 @@
+"""The one way every action runs: resolve the target, arm the readiness monitor, act with real
+input, wait until the page is ready, read back, and report what changed.
+
+Failures keep what was observed: an :class:`ActionError` carries the partial
+:class:`ActionResult` in ``err.result``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from playwright.async_api import ElementHandle
+from playwright.async_api import Error as PlaywrightError
+
+from ..errors import (
+    ActionError,
+    ActionTimeoutError,
+    NotActionableError,
+    WebrefsError,
+    translate_playwright_error,
+)
+from ..models import ActionResult, DialogEvent
+from ..refs import REGISTRY_KEY
+from . import readiness
+from .diffing import diff_snapshots
+from .dom import hit_test
+from .limits import clamp_ms
+from .targets import Target, resolve
+
+if TYPE_CHECKING:
+    from ..tab import TabCore
+
+__all__ = ["Outcome", "covered_error", "perform", "timeout_ms"]
+
+_GRACE_S = 2.0
+"""Extra time on top of the action timeout before a hung browser call is abandoned."""
+
+
+@dataclass
+class Outcome:
+    """What an action function reports back to :func:`perform`."""
+
+    message: str
+    readback: dict[str, Any] = field(default_factory=dict)
+    verify: Callable[[], Awaitable[None]] | None = None
+    """Runs after the readiness wait (may update ``message``/``readback`` or raise)."""
+
+
+ActFn = Callable[[Target | None], Awaitable[Outcome]]
+
+
+def timeout_ms(tab: TabCore) -> int:
+    """The tab's action timeout, clamped (``0`` never means forever)."""
+    return clamp_ms(tab.options.action_timeout_ms, default=5000, name="action_timeout_ms")
+
+
+async def covered_error(tab: TabCore, target: Target, doing: str) -> NotActionableError | None:
+    """A ``covered`` error naming what covers the target (and its ref), or ``None``."""
+    info = await hit_test(target.handle)
+    if info is None:
+        return None
+    what = f"<{info.get('tag', '?')}>"
+    if info.get("role"):
+        what = f"{info['role']} {what}"
+    if info.get("name"):
+        what += f' "{info["name"]}"'
+    covering_ref = None
+    hit = info.get("hit")
+    if hit is not None:
+        covering_ref = await _ref_of(tab, hit)
+    if covering_ref:
+        what += f" [ref={covering_ref}]"
+    return NotActionableError(
+        f"Cannot {doing}: it is covered by {what}.",
+        hint="Close or act on the covering element first"
+        + (f" ({covering_ref})" if covering_ref else "")
+        + ", then take a new snapshot.",
+        reason="covered",
+        covering_ref=covering_ref,
+        covering_tag=info.get("tag"),
+    )
+
+
+_REF_OF_JS = """
+(el, key) => { const reg = window[key]; if (!reg || !(reg.books instanceof Map)) return null;
+  for (const book of reg.books.values()) { const r = book.byEl.get(el); if (r) return r; }
+  return null; }
+"""
+
+
+async def _ref_of(tab: TabCore, handle: ElementHandle) -> str | None:
+    """The ref this tab issued for the element, if any (asked from the page's registry)."""
+    try:
+        ref = await asyncio.wait_for(handle.evaluate(_REF_OF_JS, REGISTRY_KEY), 2.0)
+    except (TimeoutError, PlaywrightError):
+        return None
+    if not isinstance(ref, str):
+        return None
+    try:
+        return ref if tab.refs.was_issued(ref) else None
+    except WebrefsError:
+        return None
+
+
+def _dialog_note(dialogs: list[DialogEvent], limit: int) -> str:
+    if len(dialogs) > limit:
+        return f"dialog storm: {len(dialogs)} dialogs, those after the first {limit} dismissed"
+    return ""
+
+
+async def _after(tab: TabCore, result: ActionResult) -> ActionResult:
+    mode = tab.options.after
+    if mode == "none" or tab.page.is_closed():
+        return result
+    from .fresh import take_snapshot
+
+    before = tab.last_snapshot
+    try:
+        snap = await take_snapshot(tab, {})
+    except WebrefsError:
+        return result
+    if mode == "snapshot":
+        return result.model_copy(update={"snapshot": snap})
+    diff = diff_snapshots(before.text if before is not None else None, snap.text)
+    return result.model_copy(update={"diff": diff})
+
+
+async def perform(tab: TabCore, action: str, target: object | None, act: ActFn, *,
+                  doing: str, wait: bool = True, limit_ms: int | None = None) -> ActionResult:
+    """Run ``act`` on ``tab`` under its lock and build the :class:`ActionResult`.
+
+    ``doing`` completes "... while <doing>" in error messages. ``wait=False`` skips the
+    readiness wait. ``limit_ms`` replaces the tab's action timeout as the bound of ``act``.
+    """
+
+    async def body() -> ActionResult:
+        tab.take_dialogs()
+        url_before = tab.page.url
+        opened_before = len(tab.browser.opened_log)
+        resolved = await resolve(tab, target) if target is not None else None
+        partial = ActionResult(
+            action=action, target=str(target) if target is not None else None,
+            ref=resolved.ref if resolved else None,
+            matched_by=resolved.matched_by if resolved else None,
+            url_before=url_before, url_after=url_before,
+        )
+        ready = await readiness.arm(tab) if wait else None
+        limit = (limit_ms or timeout_ms(tab)) / 1000 + _GRACE_S
+        try:
+            outcome = await asyncio.wait_for(act(resolved), timeout=limit)
+        except TimeoutError:
+            if ready:
+                ready.close()
+            err: WebrefsError = ActionTimeoutError(
+                f"Gave up after {int(limit * 1000)} ms while {doing}: the browser did not "
+                "answer (the page may be stuck).",
+                hint="Take a new snapshot; reload the page if it stays stuck.",
+            )
+            raise _with_result(err, partial, tab) from None
+        except PlaywrightError as exc:
+            if ready:
+                ready.close()
+            if tab.crashed or tab.page.is_closed():
+                raise  # TabCore.call recovers and reports the crash
+            err = translate_playwright_error(exc, doing=doing)
+            if isinstance(err, NotActionableError) and err.reason == "covered" and resolved:
+                better = await _safe_covered(tab, resolved, doing)
+                err = better or err
+            raise _with_result(err, partial, tab) from None
+        except ActionError as err:
+            if ready:
+                ready.close()
+            raise _with_result(err, partial, tab) from None
+        except BaseException:
+            if ready:
+                ready.close()
+            raise
+        report = await ready.settle() if ready else None
+        result = partial.model_copy(update={
+            "message": outcome.message,
+            "readback": outcome.readback,
+        })
+        if outcome.verify is not None:
+            try:
+                await outcome.verify()
+            except ActionError as err:
+                raise _with_result(err, _finish(tab, result, report, opened_before), tab) from None
+            result = result.model_copy(update={
+                "message": outcome.message, "readback": outcome.readback})
+        result = _finish(tab, result, report, opened_before)
+        return await _after(tab, result)
+
+    return await tab.call(doing, body)
+
+
+async def _safe_covered(tab: TabCore, target: Target, doing: str) -> NotActionableError | None:
+    try:
+        return await covered_error(tab, target, doing)
+    except (WebrefsError, PlaywrightError):
+        return None
+
+
+def _finish(tab: TabCore, result: ActionResult, report: readiness.ReadyReport | None,
+            opened_before: int) -> ActionResult:
+    dialogs = tab.take_dialogs()
+    url_after = tab.page.url if not tab.page.is_closed() else result.url_before
+    message = result.message
+    notes: list[str] = []
+    if report is not None and report.reason in ("max_wait", "busy"):
+        notes.append(
+            "the page was still busy when the wait ended" if report.reason == "busy"
+            else f"the page kept changing for {int(report.waited_ms)} ms (wait limit reached)"
+        )
+    storm = _dialog_note(dialogs, tab.options.max_dialogs)
+    if storm:
+        notes.append(storm)
+    if notes:
+        message = f"{message} ({'; '.join(notes)})"
+    readback = dict(result.readback)
+    if report is not None:
+        readback.setdefault("ready", report.reason)
+        if report.added_elements:
+            readback.setdefault("added_elements", report.added_elements)
+    return result.model_copy(update={
+        "message": message,
+        "url_after": url_after,
+        "navigated": bool(report and report.navigated) or url_after != result.url_before,
+        "new_tabs": list(tab.browser.opened_log[opened_before:]),
+        "dialogs": dialogs[: max(tab.options.max_dialogs, 1)],
+        "mutations": report.mutations if report else 0,
+        "focused": report.focused if report else None,
+        "waited_ms": report.waited_ms if report else 0.0,
+        "readback": readback,
+    })
+
+
+def _with_result(err: WebrefsError, partial: ActionResult, tab: TabCore) -> WebrefsError:
+    if isinstance(err, ActionError):
+        dialogs = tab.take_dialogs()
+        url_after = tab.page.url if not tab.page.is_closed() else partial.url_before
+        err.result = partial.model_copy(update={
+            "success": False,
+            "error_code": err.code,
+            "message": str(err),
+            "dialogs": dialogs,
+            "url_after": url_after,
+            "navigated": url_after != partial.url_before,
+        })
+    return err

@@ -1,0 +1,75 @@
+"""click and hover: trusted mouse input on the element a ref points at."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Literal
+
+from ..errors import InvalidArgumentError, NotActionableError
+from ..models import ActionResult
+from .dom import inspect
+from .perform import Outcome, covered_error, perform, timeout_ms
+from .targets import Target
+
+if TYPE_CHECKING:
+    from ..tab import TabCore
+
+__all__ = ["click", "hover"]
+
+_BUTTONS = ("left", "right", "middle")
+
+
+def _name(target: Target) -> str:
+    return f"{target.ref} ({target.label})" if target.label else target.ref
+
+
+async def _ready_for_pointer(tab: TabCore, target: Target, verb: str, *,
+                             refuse_disabled: bool) -> dict[str, object]:
+    info = await inspect(target.handle)
+    if refuse_disabled and info.get("disabled"):
+        raise NotActionableError(
+            f"Cannot {verb} {_name(target)}: it is disabled.",
+            hint="Fill in what the form still needs, or look for another control.",
+            reason="disabled",
+        )
+    if not info.get("visible"):
+        raise NotActionableError(
+            f"Cannot {verb} {_name(target)}: it is not visible.",
+            hint="Open the menu or section that contains it, then take a new snapshot.",
+            reason="not_visible",
+        )
+    covered = await covered_error(tab, target, f"{verb} {_name(target)}")
+    if covered is not None:
+        raise covered
+    return info
+
+
+async def click(tab: TabCore, target: str, *, button: str = "left",
+                double: bool = False) -> ActionResult:
+    """Click (or double-click) the element with trusted mouse events."""
+    if button not in _BUTTONS:
+        raise InvalidArgumentError(f"button must be one of {', '.join(_BUTTONS)}, got {button!r}.")
+    mouse: Literal["left", "right", "middle"] = button  # type: ignore[assignment]
+    verb = "double-click" if double else ("right-click" if button == "right" else "click")
+
+    async def act(t: Target | None) -> Outcome:
+        assert t is not None
+        await _ready_for_pointer(tab, t, verb, refuse_disabled=True)
+        await t.handle.click(button=mouse, click_count=2 if double else 1,
+                             timeout=timeout_ms(tab))
+        how = " (found by description)" if t.matched_by == "description" else ""
+        return Outcome(f"Clicked {_name(t)}{how}." if verb == "click"
+                       else f"{verb.capitalize()}ed {_name(t)}{how}.")
+
+    return await perform(tab, "click", target, act, doing=f"{verb}ing {str(target)[:60]}")
+
+
+async def hover(tab: TabCore, target: str) -> ActionResult:
+    """Move the mouse over the element (menus and tooltips open on hover)."""
+
+    async def act(t: Target | None) -> Outcome:
+        assert t is not None
+        await _ready_for_pointer(tab, t, "hover over", refuse_disabled=False)
+        await t.handle.hover(timeout=timeout_ms(tab))
+        return Outcome(f"Hovered over {_name(t)}.")
+
+    return await perform(tab, "hover", target, act, doing=f"hovering over {str(target)[:60]}")

@@ -1,0 +1,134 @@
+"""scroll: the page or a scrollable element, by pixels or screens; reports the new position and
+whether new content appeared (infinite scroll: how many new elements were added)."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING, Any
+
+from ..errors import ActionTimeoutError, NotActionableError
+from ..models import ActionResult
+from .dom import EVAL_TIMEOUT_S, run_js
+from .limits import parse_scroll
+from .perform import Outcome, perform
+from .targets import Target
+
+if TYPE_CHECKING:
+    from ..tab import TabCore
+
+__all__ = ["scroll"]
+
+# With an element: that element if it scrolls along the axis, else its nearest ancestor that
+# does, else the page. Without one (el === null): the page. ``a.read`` only reads the position.
+_SCROLL_JS = """
+([el, a]) => {
+  const page = document.scrollingElement || document.documentElement;
+  const axisY = a.dir === 'up' || a.dir === 'down';
+  const scrolls = (n) => {
+    if (n === page) return axisY ? n.scrollHeight > innerHeight : n.scrollWidth > innerWidth;
+    const s = getComputedStyle(n); const o = axisY ? s.overflowY : s.overflowX;
+    return /(auto|scroll|overlay)/.test(o) &&
+      (axisY ? n.scrollHeight > n.clientHeight : n.scrollWidth > n.clientWidth);
+  };
+  let box = page;
+  if (el) {
+    let n = el;
+    while (n && n !== page && n.nodeType === 1 && !scrolls(n)) {
+      n = n.parentElement || (n.getRootNode() && n.getRootNode().host) || null;
+    }
+    box = n && n.nodeType === 1 ? n : page;
+  }
+  const isPage = box === page || box === document.body;
+  const view = axisY ? (isPage ? innerHeight : box.clientHeight)
+                     : (isPage ? innerWidth : box.clientWidth);
+  if (!a.read) {
+    const dist = a.pixels != null ? a.pixels : Math.round(a.screens * view);
+    const sign = (a.dir === 'up' || a.dir === 'left') ? -1 : 1;
+    const opts = axisY ? {top: sign * dist} : {left: sign * dist};
+    opts.behavior = 'instant';
+    if (isPage) window.scrollBy(opts); else box.scrollBy(opts);
+  }
+  const sx = isPage ? scrollX : box.scrollLeft, sy = isPage ? scrollY : box.scrollTop;
+  const sw = isPage ? page.scrollWidth : box.scrollWidth;
+  const sh = isPage ? page.scrollHeight : box.scrollHeight;
+  const vw = isPage ? innerWidth : box.clientWidth, vh = isPage ? innerHeight : box.clientHeight;
+  return {x: Math.round(sx), y: Math.round(sy), width: sw, height: sh,
+          maxX: Math.max(0, sw - vw), maxY: Math.max(0, sh - vh), isPage,
+          scrollable: scrolls(box), view,
+          what: isPage ? 'the page' : '<' + box.tagName.toLowerCase() + '>'};
+}
+"""
+
+
+async def _run(tab: TabCore, t: Target | None, args: dict[str, Any]) -> dict[str, Any]:
+    if t is not None:
+        result = await run_js(t.handle, "(el, a) => (" + _SCROLL_JS + ")([el, a])", args)
+    else:
+        try:
+            result = await asyncio.wait_for(
+                tab.page.main_frame.evaluate(_SCROLL_JS, [None, args]), EVAL_TIMEOUT_S
+            )
+        except TimeoutError:
+            raise ActionTimeoutError(
+                "The page did not answer the scroll (its main thread may be busy)."
+            ) from None
+    return dict(result)
+
+
+def _at_end(pos: dict[str, Any], direction: str) -> bool:
+    if direction == "down":
+        return bool(pos["y"] >= pos["maxY"] - 1)
+    if direction == "up":
+        return bool(pos["y"] <= 0)
+    if direction == "right":
+        return bool(pos["x"] >= pos["maxX"] - 1)
+    return bool(pos["x"] <= 0)
+
+
+async def scroll(tab: TabCore, direction: str = "down", amount: int | str | None = None,
+                 target: str | None = None) -> ActionResult:
+    """Scroll ``direction`` by ``amount`` (pixels, or screens; one screen when ``None``)."""
+    d, how = parse_scroll(direction, amount)
+    args = {"dir": d, "pixels": how.pixels, "screens": how.screens, "read": False}
+
+    async def act(t: Target | None) -> Outcome:
+        before = await _run(tab, t, {**args, "read": True})
+        if t is not None and not before["scrollable"] and before["isPage"]:
+            name = f"{t.ref} ({t.label})" if t.label else t.ref
+            raise NotActionableError(
+                f"Cannot scroll {name}: neither it nor the page around it scrolls {d}.",
+                hint="The whole content is already visible.", reason="not_scrollable",
+            )
+        after = await _run(tab, t, args)
+        axis = "y" if d in ("up", "down") else "x"
+        moved = abs(after[axis] - before[axis])
+        outcome = Outcome("", {"moved_px": moved})
+
+        async def verify() -> None:
+            now = await _run(tab, t, {**args, "read": True})
+            grew = now["height"] > before["height"] or now["width"] > before["width"]
+            rb = outcome.readback
+            rb.update({"x": now["x"], "y": now["y"], "max_x": now["maxX"], "max_y": now["maxY"],
+                       "content_grew": grew, "at_end": _at_end(now, d)})
+            where = f"{axis}={now[axis]} of {now['maxY' if axis == 'y' else 'maxX']}"
+            if moved == 0:
+                edge = "end" if d in ("down", "right") else "start"
+                msg = f"Did not scroll {now['what']} {d}: already at the {edge} ({where})."
+            else:
+                msg = f"Scrolled {now['what']} {d} by {moved} px to {where}"
+                msg += " (at the end)." if rb["at_end"] and not grew else "."
+            if grew:
+                msg += " New content appeared"
+            outcome.message = msg
+
+        outcome.verify = verify
+        return outcome
+
+    result = await perform(tab, "scroll", target, act, doing=f"scrolling {d}")
+    if result.readback.get("content_grew"):
+        items = int(result.readback.get("added_elements", 0))
+        rb = {**result.readback, "new_items": items}
+        msg = result.message.replace(
+            "New content appeared", f"New content appeared: {items} new element(s).", 1)
+        result = result.model_copy(update={"readback": rb, "message": msg})
+    return result

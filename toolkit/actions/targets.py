@@ -1,0 +1,101 @@
+"""From a ``target`` argument to an element: a ref (``e5``, ``f1e3``, ``@e5``, ``ref=e5``) or a
+description matched against the latest snapshot.
+
+A target string is only ever compared with refs the tab issued or with snapshot texts; it is
+never put into a selector or a script.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal
+
+from playwright.async_api import ElementHandle, Frame
+
+from ..errors import InvalidTargetError, StaleRefError, UnknownRefError, WebrefsError
+from ..refs import parse_ref, resolve_ref
+from .describe import choose
+
+if TYPE_CHECKING:
+    from ..tab import TabCore
+
+__all__ = ["Target", "classify", "resolve"]
+
+# Starts like a ref but has more after it: "e1'); alert(1)//" or 'e1"] , *[x="'. Such a string
+# is an unknown ref, never a description (and never anything else).
+_REF_PREFIX = re.compile(r"^\s*(?:@|ref\s*=\s*)?(?:f\d+)?e\d+(?![\w ])", re.IGNORECASE)
+
+
+@dataclass
+class Target:
+    """An element an action will act on."""
+
+    given: str
+    """The target as the caller wrote it."""
+    ref: str
+    frame: Frame
+    handle: ElementHandle
+    matched_by: Literal["ref", "description"]
+    label: str = ""
+    """Role and name of the element in the snapshot, when known."""
+
+
+def classify(target: object) -> tuple[Literal["ref", "description"], str]:
+    """``("ref", "e5")`` or ``("description", "Search button")``; raises
+    :class:`InvalidTargetError` (empty, too long, not a string) or :class:`UnknownRefError`
+    (ref-like junk)."""
+    if not isinstance(target, str):
+        raise InvalidTargetError(
+            f"A target must be a string such as 'e5', got {type(target).__name__}."
+        )
+    ref = parse_ref(target)
+    if ref is not None:
+        return "ref", ref
+    if _REF_PREFIX.match(target):
+        raise UnknownRefError(
+            f"{target.strip()[:60]!r} is not a ref this tab issued.",
+            hint="Use a ref exactly as the latest snapshot shows it, such as e5.",
+        )
+    return "description", target.strip()
+
+
+async def resolve(tab: TabCore, target: object) -> Target:
+    """The element ``target`` means on ``tab`` now; raises a :class:`TargetError` otherwise.
+
+    A stale ref raises :class:`StaleRefError`; with ``TabOptions.resnapshot_on_stale`` the error
+    carries a fresh snapshot (``err.snapshot``).
+    """
+    kind, value = classify(target)
+    label = ""
+    if kind == "description":
+        snap = tab.last_snapshot
+        if snap is None:
+            from .fresh import take_snapshot
+
+            snap = await take_snapshot(tab, {})
+        winner = choose(value, snap.refs)
+        ref, label = winner.ref, winner.label
+    else:
+        ref = value
+        node = tab.last_snapshot.refs.get(ref) if tab.last_snapshot is not None else None
+        if node is not None:
+            label = f'{node.role} "{node.name[:60]}"' if node.name else node.role
+    try:
+        frame, handle = await resolve_ref(tab, ref)
+    except StaleRefError as err:
+        if tab.options.resnapshot_on_stale and err.snapshot is None:
+            err.snapshot = await _fresh_snapshot(tab)
+            if err.snapshot is not None:
+                err.hint = "A new snapshot is attached; use a ref from it."
+        raise
+    return Target(str(target), ref, frame, handle, kind, label)
+
+
+async def _fresh_snapshot(tab: TabCore) -> object | None:
+    from .fresh import take_snapshot
+
+    try:
+        return await take_snapshot(tab, {})
+    except WebrefsError:
+        return None

@@ -1,0 +1,195 @@
+"""get_text and wait_for: reading visible text, and waiting for text or an element to appear.
+
+Visible text is read by walking the DOM in document order: text under ``display:none``,
+``visibility:hidden``, ``opacity:0``, zero-size clipped boxes (screen-reader-only tricks), tiny
+fonts, or far off-screen is left out, so hidden instructions planted in a page do not reach the
+model. Without a target the page's main content is read: ``<main>``, else the ``<article>``,
+else the block holding the most paragraph text, else the body.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import TYPE_CHECKING, Any
+
+from ..errors import ActionTimeoutError, InvalidArgumentError
+from ..models import ActionResult, TextResult
+from .dom import EVAL_TIMEOUT_S, run_js
+from .limits import clamp_ms
+from .perform import Outcome, perform
+from .targets import Target, resolve
+
+if TYPE_CHECKING:
+    from ..tab import TabCore
+
+__all__ = ["TRUNCATION_MARK", "get_text", "truncate", "wait_for"]
+
+TRUNCATION_MARK = "[… truncated: showing {shown} of {total} characters]"
+
+_VISIBLE_TEXT_JS = """
+(root) => {
+  const BLOCK = /^(block|flex|grid|list-item|table|table-row|table-caption|flow-root)$/;
+  const SKIP = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'SVG', 'IFRAME', 'OBJECT',
+                        'CANVAS', 'VIDEO', 'AUDIO', 'HEAD', 'SELECT', 'OPTION']);
+  const out = [];
+  const docW = Math.max(document.documentElement.scrollWidth, innerWidth);
+  const hidden = (el, s) => {
+    if (s.display === 'none' || s.visibility === 'hidden' || s.visibility === 'collapse')
+      return true;
+    if (Number(s.opacity) < 0.05) return true;
+    if (el.hidden) return true;
+    const r = el.getBoundingClientRect();
+    if ((s.overflow === 'hidden' || s.clip !== 'auto' || s.clipPath !== 'none') &&
+        r.width <= 2 && r.height <= 2 && s.display !== 'contents') return true;
+    if (r.right + scrollX < -50 || r.left + scrollX > docW + 50 ||
+        r.bottom + scrollY < -50) return true;
+    if (parseFloat(s.fontSize) < 3) return true;
+    return false;
+  };
+  const walk = (node) => {
+    for (let n = node.firstChild; n; n = n.nextSibling) {
+      if (n.nodeType === 3) {
+        const pre = n.parentElement && /^pre/.test(getComputedStyle(n.parentElement).whiteSpace);
+        const t = pre ? n.data : n.data.replace(/\\s+/g, ' ');
+        if (t) out.push(t);
+      } else if (n.nodeType === 1) {
+        if (SKIP.has(n.tagName.toUpperCase())) continue;
+        if (n.tagName === 'BR') { out.push('\\n'); continue; }
+        const s = getComputedStyle(n);
+        if (s.display !== 'contents' && hidden(n, s)) continue;
+        const block = BLOCK.test(s.display);
+        if (block) out.push('\\n');
+        else if (s.display === 'table-cell') out.push(' \\t ');
+        if (n.tagName === 'INPUT' && ['text', 'search', 'email', 'url', 'tel', 'number']
+              .includes((n.type || '').toLowerCase()) && n.value) out.push(' ' + n.value + ' ');
+        walk(n.shadowRoot || n);
+        if (block) out.push('\\n');
+      }
+    }
+  };
+  if (!root) return '';
+  walk(root.shadowRoot || root);
+  return out.join('').split('\\n').map((l) => l.replace(/[ \\t]+/g, ' ').trim())
+    .filter((l, i, a) => l || (i > 0 && a[i - 1])).join('\\n').trim();
+}
+"""
+
+_MAIN_JS = """
+() => {
+  const len = (el) => (el.innerText || '').trim().length;
+  const body = document.body || document.documentElement;
+  const total = len(body) || 1;
+  const main = document.querySelector('main, [role=main]');
+  if (main && (len(main) >= 200 || len(main) >= 0.3 * total)) return [main, 'main'];
+  const articles = Array.from(document.querySelectorAll('article'));
+  if (articles.length) {
+    const best = articles.reduce((a, b) => (len(b) > len(a) ? b : a));
+    if (len(best) >= 200 || len(best) >= 0.3 * total) return [best, 'article'];
+  }
+  const score = new Map();
+  for (const p of document.querySelectorAll('p, pre, blockquote, li, h1, h2, h3, td')) {
+    const parent = p.parentElement; if (!parent) continue;
+    score.set(parent, (score.get(parent) || 0) + (p.textContent || '').trim().length);
+  }
+  let best = null, top = 0;
+  for (const [el, s] of score) if (s > top) { best = el; top = s; }
+  if (best && best !== body && top >= 0.3 * total) return [best, 'largest_block'];
+  return [body, 'body'];
+}
+"""
+
+_MAX_LENGTH = 100_000
+
+
+def truncate(text: str, max_length: int) -> tuple[str, bool]:
+    """``text`` cut to ``max_length`` characters (at a word boundary when one is near), with
+    an explicit marker naming the shown and total lengths."""
+    if len(text) <= max_length:
+        return text, False
+    cut = text[:max_length]
+    space = max(cut.rfind(" "), cut.rfind("\n"))
+    if space >= max_length * 0.8:
+        cut = cut[:space]
+    cut = cut.rstrip()
+    return f"{cut}\n{TRUNCATION_MARK.format(shown=len(cut), total=len(text))}", True
+
+
+async def _page_eval(tab: TabCore, script: str, arg: Any = None) -> Any:
+    try:
+        return await asyncio.wait_for(tab.page.main_frame.evaluate(script, arg), EVAL_TIMEOUT_S)
+    except TimeoutError:
+        raise ActionTimeoutError(
+            "The page did not answer (its main thread may be busy).",
+            hint="Wait a moment and try again, or reload the page.",
+        ) from None
+
+
+async def get_text(tab: TabCore, target: str | None = None,
+                   max_length: int = 2000) -> TextResult:
+    """Visible text of ``target``, or of the page's main content when no target is given."""
+    if isinstance(max_length, bool) or not isinstance(max_length, int) or max_length < 1:
+        raise InvalidArgumentError(f"max_length must be a positive integer, got {max_length!r}.")
+    limit = min(max_length, _MAX_LENGTH)
+
+    async def run() -> TextResult:
+        if target is not None:
+            t = await resolve(tab, target)
+            text, ref, source = await run_js(t.handle, _VISIBLE_TEXT_JS), t.ref, "element"
+        else:
+            found = await asyncio.wait_for(tab.page.main_frame.evaluate_handle(_MAIN_JS),
+                                           EVAL_TIMEOUT_S)
+            root = await found.get_property("0")
+            source = str(await (await found.get_property("1")).json_value())
+            element = root.as_element()
+            text = await run_js(element, _VISIBLE_TEXT_JS) if element is not None else ""
+            ref = None
+        full = str(text or "")
+        shown, cut = truncate(full, limit)
+        return TextResult(text=shown, total_length=len(full), truncated=cut, ref=ref,
+                          source=source, url=tab.page.url)
+
+    return await tab.call("reading text", run)
+
+
+async def wait_for(tab: TabCore, text: str | None = None, target: str | None = None,
+                   timeout_ms: int = 5000) -> ActionResult:
+    """Wait until ``text`` is visible on the page or ``target`` is visible; with neither,
+    wait until the page is ready. Bounded by ``timeout_ms`` (clamped to 100..60000)."""
+    if text is not None and (not isinstance(text, str) or not text.strip() or len(text) > 1000):
+        raise InvalidArgumentError("wait_for text must be a non-empty string of at most 1000 "
+                                   "characters.")
+    limit_ms = clamp_ms(timeout_ms, default=5000)
+    needle = " ".join(text.split()).casefold() if text else None
+
+    async def act(t: Target | None) -> Outcome:
+        started = time.monotonic()
+        deadline = started + limit_ms / 1000
+        seen = False
+        while True:
+            try:
+                if t is not None:
+                    box = await asyncio.wait_for(t.handle.bounding_box(), EVAL_TIMEOUT_S)
+                    seen = bool(box and box["width"] > 0 and box["height"] > 0)
+                elif needle is not None:
+                    body = await _page_eval(tab, "() => document.body ? document.body : null")
+                    element = body.as_element() if body is not None else None
+                    page_text = await run_js(element, _VISIBLE_TEXT_JS) if element else ""
+                    seen = needle in " ".join(str(page_text).split()).casefold()
+                else:
+                    seen = True
+            except (TimeoutError, ActionTimeoutError):
+                seen = False
+            waited = int((time.monotonic() - started) * 1000)
+            if seen:
+                what = (f"{t.ref} is visible" if t is not None
+                        else f"{text!r} is on the page" if text else "the page is ready")
+                return Outcome(f"Waited {waited} ms: {what}.", {"found": True})
+            if time.monotonic() >= deadline:
+                what = (f"{t.ref} to become visible" if t is not None else f"{text!r} to appear")
+                raise ActionTimeoutError(f"Timed out after {limit_ms} ms waiting for {what}.",
+                                         hint="Take a new snapshot to see what the page shows.")
+            await asyncio.sleep(0.1)
+
+    return await perform(tab, "wait_for", target, act, limit_ms=limit_ms,
+                         doing="waiting" if text is None else f"waiting for {text[:60]!r}")
