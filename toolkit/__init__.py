@@ -11,10 +11,13 @@
 from __future__ import annotations
 
 from .browser import Browser
+from .diff import diff_snapshots
 from .errors import WebrefsError
 from .launcher import BrowserOptions
 from .models import ActionResult, NodeRef, PageTree, Snapshot, TextResult
 from .options import RenderOptions, TabOptions
+from .pagetype import classify_page
+from .render import render
 from .script import extractor_script, parse_snapshot_json
 from .tab import Tab
 
@@ -33,6 +36,9 @@ __all__ = [
     "TextResult",
     "WebrefsError",
     "__version__",
+    "classify_page",
+    "diff_snapshots",
     "extractor_script",
     "parse_snapshot_json",
+    "render",
 ]

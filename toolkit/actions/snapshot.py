@@ -2,13 +2,45 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from ..extract import extract_page
 from ..models import Snapshot
+from ..options import RenderOptions, merge_options
+from ..refs import parse_ref
+from ..render import render
 
 if TYPE_CHECKING:
     from ..tab import TabCore
 
+__all__ = ["snapshot", "take_snapshot"]
+
 
 async def snapshot(tab: TabCore, overrides: dict[str, Any]) -> Snapshot:
-    raise NotImplementedError
+    """Read the tab's page and render it with the tab's render options plus ``overrides``.
+
+    ``scope`` may be a ref (the whole page is read, only that subtree is shown) or a CSS
+    selector (only that part of the page is read). Takes the tab's lock.
+    """
+    return await tab.call("taking a snapshot", lambda: take_snapshot(tab, overrides))
+
+
+async def take_snapshot(tab: TabCore, overrides: dict[str, Any]) -> Snapshot:
+    """:func:`snapshot` for callers already holding the tab's lock (inside ``tab.call``)."""
+    opts: RenderOptions = merge_options(tab.options.render, overrides)
+    selector: str | None = None
+    if opts.scope is not None:
+        ref = parse_ref(opts.scope)
+        if ref is None:
+            selector = opts.scope
+        opts = replace(opts, scope=ref)
+    tree = await extract_page(tab, content_refs=not opts.interactive_only,
+                              root_selector=selector)
+    seen = tab.take_dialogs()
+    if seen:
+        tree = tree.model_copy(update={"dialogs": [*tree.dialogs, *seen]})
+    snap = render(tree, opts)
+    tab.last_tree = tree
+    tab.last_snapshot = snap
+    return snap
