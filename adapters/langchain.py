@@ -28,7 +28,7 @@ except ImportError as exc:  # pragma: no cover - exercised by a subprocess test
         "webrefs.adapters.langchain needs langchain-core: pip install 'webrefs[langchain]'"
     ) from exc
 
-from pydantic import ConfigDict, Field, PrivateAttr, ValidationError
+from pydantic import ConfigDict, Field, PrivateAttr, SkipValidation, ValidationError
 from webrefs.browser import Browser
 from webrefs.errors import WebrefsError
 from webrefs.tab import Tab
@@ -60,7 +60,7 @@ class WebTool(BaseTool):
 
     response_format: Literal["content", "content_and_artifact"] = "content_and_artifact"
     handle_tool_error: Any = True
-    webtools: WebTools = Field(exclude=True)
+    webtools: SkipValidation[WebTools] = Field(exclude=True)
     """The registry this tool runs on."""
 
     @classmethod
@@ -99,8 +99,10 @@ class WebToolkit(BaseToolkit):
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
 
-    browser: Browser | None = None
-    tab: Tab | None = None
+    browser: SkipValidation[Browser | None] = None
+    """Tools act on this browser's active tab..."""
+    tab: SkipValidation[Tab | None] = None
+    """...or always on this tab (give one of the two)."""
     max_tokens: int = 3000
     include: Sequence[str] | None = None
     exclude: Sequence[str] | None = None

@@ -34,7 +34,7 @@ __all__ = [
 ]
 
 _LINE = re.compile(
-    r"^\s*-\s+(?P<role>[\w-]+)(?:\s+\"(?P<name>(?:[^\"\\]|\\.)*)\")?(?P<rest>.*?)"
+    r"^\+?\s*-\s+(?P<role>[\w-]+)(?:\s+\"(?P<name>(?:[^\"\\]|\\.)*)\")?(?P<rest>.*?)"
     r"\[ref=(?P<ref>[\w-]+)\]"
 )
 
@@ -130,7 +130,7 @@ class ScriptedModel:
     def __init__(self, task: Task) -> None:
         self.task = task
         self._next = 0
-        self._snapshot = ""
+        self._outlines: list[str] = []
         self._seen: list[str] = []
         self.log: list[tuple[str, dict[str, Any]]] = []
         """Calls emitted so far."""
@@ -140,12 +140,13 @@ class ScriptedModel:
         return self._next >= len(self.task.solution)
 
     def observe(self, observation: str | None) -> None:
-        """Read a tool result: remember it, and the outline when it holds refs."""
+        """Read a tool result: remember it, and the outline (snapshot or diff) when it holds
+        refs."""
         if not observation:
             return
         self._seen.append(observation)
         if "[ref=" in observation:
-            self._snapshot = observation
+            self._outlines.append(observation)
 
     def next_call(self, observation: str | None = None) -> tuple[str, dict[str, Any]] | None:
         self.observe(observation)
@@ -154,7 +155,11 @@ class ScriptedModel:
         step = self.task.solution[self._next]
         args = dict(step.args)
         if step.ref is not None:
-            ref = find_ref(self._snapshot, step.ref.roles, step.ref.name)
+            ref = None
+            for outline in reversed(self._outlines):  # newest first: snapshots and diffs
+                ref = find_ref(outline, step.ref.roles, step.ref.name)
+                if ref is not None:
+                    break
             if ref is None:
                 want = "/".join(step.ref.roles)
                 if step.ref.name:

@@ -57,7 +57,7 @@ def format_action(
     result: ActionResult, *, snapshot_text: str | None = None, diff: str | None = None
 ) -> str:
     """One line of what happened, then the new snapshot or the diff when given."""
-    text = result.summary().strip()
+    text = result.summary().strip().replace(".; ", "; ")
     if text and text[-1] not in ".!?":
         text += "."
     if snapshot_text is not None:

@@ -1,0 +1,70 @@
+"""`webrefs demo`: the bundled site, the packaged task, and the scripted agent loop."""
+
+from __future__ import annotations
+
+import io
+import json
+import urllib.request
+from importlib import resources
+
+import pytest
+
+from webrefs.demo import demo_site, load_demo_task, main, run_demo
+from webrefs.errors import WebrefsError
+from webrefs.scripted import ScriptedModel, find_ref
+
+
+def test_demo_task_is_package_data() -> None:
+    raw = json.loads(resources.files("webrefs.evals").joinpath("suites/demo.json").read_text())
+    task = load_demo_task()
+    assert task.id == raw["tasks"][0]["id"]
+    assert [s.tool for s in task.solution][:3] == ["web_snapshot", "web_fill", "web_click"]
+    with pytest.raises(WebrefsError, match="no-such-task"):
+        load_demo_task("no-such-task")
+
+
+def test_demo_site_serves_the_bundled_pages() -> None:
+    with demo_site() as base:
+        assert base.startswith("http://127.0.0.1:")
+        with urllib.request.urlopen(base + "index.html", timeout=5) as response:
+            assert b'type="search"' in response.read()
+        with urllib.request.urlopen(base + "article-veldmark.html", timeout=5) as response:
+            assert b"built\n    in 1887" in response.read()
+
+
+def test_find_ref_reads_outline_lines() -> None:
+    text = ('- main:\n  - search:\n    - searchbox "Search articles" [placeholder="x"] [ref=e4]\n'
+            '    - button "Search" [ref=e5]\n  - link "Veldmark Lighthouse" [ref=f1e13]')
+    assert find_ref(text, ["searchbox", "textbox"], "search") == "e4"
+    assert find_ref(text, ["button"], "Search") == "e5"
+    assert find_ref(text, ["link"], "veldmark") == "f1e13"
+    assert find_ref(text, ["link"], "harbour") is None
+    assert find_ref(text, ["main"]) is None  # no ref on that line
+
+
+def test_scripted_model_fails_loudly_without_the_needed_element() -> None:
+    model = ScriptedModel(load_demo_task())
+    assert model.next_call(None) == ("web_snapshot", {})
+    with pytest.raises(WebrefsError, match="needs a searchbox/textbox named 'Search'"):
+        model.next_call('- button "Go" [ref=e1]')
+
+
+@pytest.mark.browser
+def test_demo_solves_the_task_and_prints_each_call() -> None:
+    out = io.StringIO()
+    assert run_demo(out=out, after_action="diff") == 0
+    text = out.getvalue()
+    assert "[1] model -> web_snapshot({})" in text
+    assert '"value": "lighthouse"' in text and "web_fill" in text
+    assert "model saw (ok" in text and '- searchbox "Search articles"' in text
+    assert "web_get_text" in text
+    assert "answer:    Veldmark Lighthouse was built in 1887." in text
+    assert "result:    solved with 6 tool calls" in text
+
+
+@pytest.mark.browser
+def test_demo_main_returns_zero(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--lines", "3"]) == 0
+    printed = capsys.readouterr().out
+    assert "web_click" in printed and "solved" in printed
+    assert "more lines)" in printed  # --lines cut the snapshots
