@@ -70,7 +70,7 @@ class Fitter:
         self.tail = list(tail)
         self.notes = self.lead + self.tail
         self.sep_chars = len(fmt.separator)
-        self.max_markers = max(1, min(10, limits.max_tokens // 250))
+        self.max_markers = max(1, min(10, limits.max_tokens // 250, limits.max_chars // 1000))
         self._full: dict[tuple[int, bool], str] = {}
         probe = fmt.marker(cap, 999, [("menuitemcheckbox", 999), ("columnheader", 999)], 999,
                            "web_scroll down to see them", False)

@@ -99,14 +99,16 @@ def render(tree: PageTree, options: RenderOptions | None = None, **overrides: An
 
     reasons: list[str] = []
     fit: Fit | None = None
+    summary_reasons = ["max_tokens"]
     if opts.max_tokens >= SUMMARY_BELOW or not order:
         fit = fitter.fit()
         if fit.kept == 0 and order:
+            summary_reasons = fit.reasons or ["max_tokens"]
             fit = None
     if fit is None:
         text, tokens, refs_shown = _summary(tree, opts, fmt, counter, header, lead,
                                             items[order[0]] if order else None)
-        reasons = ["max_tokens"]
+        reasons = list(summary_reasons)
         drawn_refs = [items[order[0]]] if refs_shown and order else []
         nodes = len(drawn_refs)
     else:
