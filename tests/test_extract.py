@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from webrefs import Tab
+
 from tests.extracting import extract, find, find_all, resolve_html
 from tests.server import SiteServer
-from webrefs import Tab
 
 
 def test_basic_page_roles_names_refs(tab: Tab, site: SiteServer) -> None:

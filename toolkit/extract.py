@@ -104,6 +104,10 @@ async def extract_page(
             "rootSelector": root_selector if is_main else None,
         }
         timeout = limits.main_timeout_s if is_main else limits.frame_timeout_s
+        if not is_main and not r.frame.url:
+            r.error = "still loading (no document yet)"
+            r.key = await _frame_key(r)
+            return
         try:
             text = await asyncio.wait_for(r.frame.evaluate(script_body(), opts), timeout)
             r.data = load_frame_json(text)

@@ -125,7 +125,8 @@
   const INLINE = new Set(['b', 'i', 'em', 'strong', 'span', 'small', 'sub', 'sup', 'code', 'abbr', 'cite', 'q', 'mark', 'u', 's', 'del', 'ins', 'time', 'kbd', 'var', 'samp', 'bdi', 'bdo', 'font', 'big', 'tt', 'data', 'dfn', 'strike', 'nobr']);
   const INTERACTIVE = new Set(['link', 'button', 'textbox', 'searchbox', 'combobox', 'listbox', 'checkbox', 'radio', 'slider', 'spinbutton', 'switch', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'tab', 'option', 'treeitem', 'gridcell']);
   const CONTENT = new Set(['heading', 'img', 'cell', 'columnheader', 'rowheader', 'listitem', 'paragraph', 'term', 'definition', 'caption', 'blockquote', 'code', 'status', 'alert', 'math', 'progressbar', 'meter', 'tooltip', 'note', 'figure', 'article', 'image', 'mark', 'time', 'emphasis', 'strong']);
-  const NAMED_BY_CONTENT = new Set(['button', 'link', 'heading', 'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'option', 'treeitem', 'checkbox', 'radio', 'switch', 'cell', 'gridcell', 'columnheader', 'rowheader', 'tooltip', 'caption', 'term', 'row']);
+  const NAMED_BY_CONTENT = new Set(['button', 'link', 'heading', 'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'option', 'treeitem', 'checkbox', 'radio', 'switch', 'cell', 'gridcell', 'columnheader', 'rowheader', 'tooltip', 'caption', 'term']);
+  const CELLS = new Set(['cell', 'columnheader', 'rowheader']);
   const SUPPRESS_INSIDE = new Set(['link', 'heading', 'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'option', 'treeitem', 'checkbox', 'radio', 'switch', 'button']);
   const PRESENTATIONAL_KIDS = new Set(['button', 'checkbox', 'img', 'meter', 'option', 'progressbar', 'radio', 'scrollbar', 'separator', 'slider', 'switch', 'tab', 'menuitemcheckbox', 'menuitemradio', 'textbox', 'searchbox', 'spinbutton']);
   const ATTRS = new Set(['href', 'name', 'type', 'value', 'placeholder', 'src', 'action', 'method', 'alt', 'title']);
@@ -427,63 +428,83 @@
 
   // ---- the walk ---------------------------------------------------------------------------------
   let visited = 0, emitted = 0, skipped = 0;
-  let rootEl = doc.body || doc.documentElement;
+  const rootEl = doc.body || doc.documentElement;
   let rootMissing = false;
   const root = { tag: rootEl ? rootEl.localName : 'body' };
-  // stack entries: [node, parentOut, parentDepth, suppressText, inInteractive, parentCursor]
+  // Stack entries: [element or text run, parentOut, parentDepth, suppressText, inInteractive,
+  // parentCursor]. A text run (string) becomes a {tag: "#text"} node where it stands.
   const stack = [];
-  const pushKids = (list, p, d, sup, inter, cur) => {
-    for (let i = list.length - 1; i >= 0; i--) {
-      const k = list[i];
-      if (k.nodeType === 1) stack.push([k, p, d, sup, inter, cur]);
-    }
+  const pushItems = (items, p, d, sup, inter, cur) => {
+    for (let i = items.length - 1; i >= 0; i--) stack.push([items[i], p, d, sup, inter, cur]);
   };
   const addChild = (p, n) => { (p.children || (p.children = [])).push(n); };
+
+  // Splits el's children into text runs and elements to walk, in order. Text nodes and
+  // inline, text-only children (<b>, <span>...) are folded into the runs. Returns
+  // [items, textOnly]: items mixes run strings and elements; textOnly is the whole text
+  // when no element needs walking (else null).
+  function splitKids(list, cs, withText) {
+    const items = [];
+    let run = '';
+    let total = 0;
+    let hasEl = false;
+    const textOk = withText && cs.visibility === 'visible' && parseFloat(cs.fontSize) > 0;
+    const flush = () => {
+      if (run) {
+        const t = capText(run);
+        if (t) { items.push(t); total++; }
+        run = '';
+      }
+    };
+    for (let i = 0; i < list.length; i++) {
+      const k = list[i];
+      const nt = k.nodeType;
+      if (nt === 3) { if (textOk && run.length < MAX_TEXT * 8) run += k.data; continue; }
+      if (nt !== 1) continue;
+      const tag = k.localName;
+      if (tag === 'br') { run += ' '; continue; }
+      if (tag === 'wbr') continue;
+      if (textOk && INLINE.has(tag) && k.firstElementChild === null && !k.shadowRoot &&
+          k.attributes.length <= 3 && !k.hasAttribute('role') && !k.hasAttribute('onclick') &&
+          !k.hasAttribute('aria-label') && !k.hasAttribute('hidden') &&
+          !k.hasAttribute('aria-hidden') && !k.hasAttribute('tabindex') &&
+          !k.hasAttribute('title') && !k.isContentEditable) {
+        const kc = win.getComputedStyle(k);
+        if (kc.display === 'inline' && kc.visibility === 'visible' && kc.opacity !== '0' &&
+            kc.cursor === cs.cursor && parseFloat(kc.fontSize) > 0 && typeof k.onclick !== 'function') {
+          visited++;
+          if (run.length < MAX_TEXT * 8) run += k.textContent;
+          continue;
+        }
+      }
+      if (run && /\S/.test(run)) flush(); else run = '';
+      items.push(k);
+      hasEl = true;
+    }
+    flush();
+    if (!hasEl) return [items, total ? items.join(' ') : ''];
+    return [items, null];
+  }
 
   if (o.rootSelector) {
     const el = doc.querySelector(o.rootSelector);
     if (el) stack.push([el, root, 0, false, false, 'auto']);
     else rootMissing = true;
   } else if (rootEl) {
-    const bodyText = directText(rootEl, rootEl.childNodes, [], win.getComputedStyle(rootEl));
-    if (bodyText) root.text = bodyText;
-    pushKids(kidsOf(rootEl), root, 0, false, false, win.getComputedStyle(rootEl).cursor);
-  }
-
-  // Direct text of el: its text nodes plus inline, text-only children (folded in order).
-  // Elements that must still be walked are appended to `kids`.
-  function directText(el, list, kids, cs) {
-    let s = '';
-    const textOk = cs.visibility === 'visible' && parseFloat(cs.fontSize) > 0;
-    for (let i = 0; i < list.length; i++) {
-      const k = list[i];
-      const nt = k.nodeType;
-      if (nt === 3) { if (textOk && s.length < MAX_TEXT * 8) s += k.data; continue; }
-      if (nt !== 1) continue;
-      const tag = k.localName;
-      if (tag === 'br') { s += ' '; continue; }
-      if (tag === 'wbr') continue;
-      if (INLINE.has(tag) && k.firstElementChild === null && !k.shadowRoot && k.attributes.length <= 3 &&
-          !k.hasAttribute('role') && !k.hasAttribute('onclick') && !k.hasAttribute('aria-label') &&
-          !k.hasAttribute('hidden') && !k.hasAttribute('aria-hidden') && !k.hasAttribute('tabindex') &&
-          !k.hasAttribute('title') && !k.isContentEditable) {
-        const kc = win.getComputedStyle(k);
-        if (kc.display === 'inline' && kc.visibility === 'visible' && kc.opacity !== '0' &&
-            kc.cursor === cs.cursor && parseFloat(kc.fontSize) > 0 && typeof k.onclick !== 'function') {
-          visited++;
-          if (s.length < MAX_TEXT * 8) s += k.textContent;
-          continue;
-        }
-      }
-      kids.push(k);
-    }
-    return s ? capText(s) : '';
+    const rcs = win.getComputedStyle(rootEl);
+    const [items, only] = splitKids(kidsOf(rootEl), rcs, true);
+    if (only) root.text = only;
+    else pushItems(items, root, 0, false, false, rcs.cursor);
   }
 
   while (stack.length) {
     if (emitted >= MAX_NODES) { reasons.add('maxNodes'); break; }
     if (visited >= MAX_VISITED) { reasons.add('maxVisited'); break; }
     const [el, p, d, sup, inter, pcur] = stack.pop();
+    if (typeof el === 'string') {
+      if (!sup) { addChild(p, { tag: '#text', text: el }); emitted++; }
+      continue;
+    }
     visited++;
     const tag = el.localName;
     if (SKIP.has(tag)) continue;
@@ -497,6 +518,7 @@
     const rect = contents ? null : el.getBoundingClientRect();
     if (rect && hiddenBox(el, cs, rect)) { skipped++; continue; }
     const visHidden = cs.visibility !== 'visible';
+    if (visHidden) skipped++;
     const cursor = cs.cursor;
 
     let role = roleOf(el, tag);
@@ -504,35 +526,34 @@
     const isFrame = tag === 'iframe' || tag === 'frame';
     if (isFrame) role = 'iframe';
     const interactiveRole = role !== null && INTERACTIVE.has(role);
-    const clickable = !inter && !interactiveRole && !isFrame && (
+    const clickable = !inter && !interactiveRole && !isFrame && !visHidden && (
       (cursor === 'pointer' && pcur !== 'pointer') || el.hasAttribute('onclick') || typeof el.onclick === 'function');
 
-    // children and direct text
-    const kids = [];
+    // children: text runs and elements to walk
     let list = null;
     if (tag === 'details' && !el.open) {
-      const s = el.querySelector(':scope > summary');
-      list = s ? [s] : [];
+      const sm = el.querySelector(':scope > summary');
+      list = sm ? [sm] : [];
       skipped += el.children.length - list.length;
     } else if (!LEAF.has(tag) && !(role && PRESENTATIONAL_KIDS.has(role)) && cs.contentVisibility !== 'hidden') {
       list = kidsOf(el);
     }
-    let text = '';
+    const quiet = sup && !interactiveRole && !clickable && !role;
+    let items = null, text = '';
     if (list) {
-      if (visHidden || (sup && !interactiveRole && !clickable && !role)) {
-        for (let i = 0; i < list.length; i++) if (list[i].nodeType === 1) kids.push(list[i]);
-      } else {
-        text = directText(el, list, kids, cs);
-      }
+      const split = splitKids(list, cs, !visHidden && !quiet);
+      items = split[0];
+      if (split[1] !== null) { text = split[1]; items = null; }
     }
 
     let out = p, depth = d;
-    const emit = !visHidden && (role !== null || clickable || (!!text && !sup));
-    if (visHidden) skipped++;
+    const emit = !visHidden && (role !== null || clickable || (!!text && !quiet));
     if (emit) {
       const n = { tag };
       if (role) n.role = role;
-      const name = role === 'iframe' ? fold(el.getAttribute('title') || el.getAttribute('name') || '') : nameOf(el, tag, role, clickable);
+      let name = '';
+      if (role === 'iframe') name = fold(el.getAttribute('title') || el.getAttribute('name') || '');
+      else if (!(CELLS.has(role) && items)) name = nameOf(el, tag, role, clickable);
       if (name) n.name = name;
       if (text && !(name && NAMED_BY_CONTENT.has(role))) n.text = text;
       if (interactiveRole || clickable || (CONTENT_REFS && (CONTENT.has(role) || (!role && text)))) {
@@ -569,12 +590,11 @@
       }
       addChild(p, n);
       emitted++;
-      if (d + 1 < MAX_DEPTH) { out = n; depth = d + 1; } else if (kids.length) { reasons.add('maxDepth'); }
+      if (d + 1 < MAX_DEPTH) { out = n; depth = d + 1; } else if (items) { reasons.add('maxDepth'); }
     }
-    if (kids.length) {
+    if (items) {
       const supKids = sup || (emit && role !== null && SUPPRESS_INSIDE.has(role));
-      const interKids = inter || interactiveRole || clickable;
-      pushKids(kids, out, depth, supKids, interKids, cursor);
+      pushItems(items, out, depth, supKids, inter || interactiveRole || clickable, cursor);
     }
   }
 
