@@ -27,8 +27,7 @@ except ImportError as exc:  # pragma: no cover - exercised by a subprocess test
         "pip install 'webrefs[langchain]'"
     ) from exc
 
-from pydantic import ConfigDict, PrivateAttr
-
+from pydantic import ConfigDict, Field, PrivateAttr
 from webrefs.scripted import ScriptedModel, Task
 
 __all__ = ["ScriptedChatModel"]
@@ -53,7 +52,7 @@ class ScriptedChatModel(BaseChatModel):
     model_config = ConfigDict(arbitrary_types_allowed=True)
 
     task: Task
-    seen: list[list[str]] = []
+    seen: list[list[str]] = Field(default_factory=list)
     _script: ScriptedModel = PrivateAttr()
     _ids: Any = PrivateAttr()
 
