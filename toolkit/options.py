@@ -65,11 +65,12 @@ class TabOptions:
     resnapshot_on_stale: bool = False
     """On a stale ref, take a fresh snapshot and attach it to the StaleRefError."""
     action_timeout_ms: int = 5000
-    """Actionability wait for one action (clamped to 100..60000; 0 never means forever)."""
+    """Actionability wait for one action (clamped to 500..60000; 0 never means forever)."""
     quiet_ms: int = 500
-    """After an action, the DOM must stay quiet this long (adaptive: shorter on static pages)."""
+    """After an action, the DOM must stay quiet this long (adaptive: shorter on static pages;
+    clamped to 0..10000)."""
     max_wait_ms: int = 10_000
-    """Upper bound on the readiness wait after an action."""
+    """Upper bound on the readiness wait after an action (clamped to 0..60000; 0 skips it)."""
     navigation_timeout_ms: int = 30_000
     """Upper bound for goto, back and forward."""
     max_value_chars: int = 100_000

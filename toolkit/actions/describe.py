@@ -115,7 +115,7 @@ def _token_match(word: str, tokens: list[str]) -> float:
 
 
 def _field_score(query: list[str], text: str) -> float:
-    tokens = _words(text)[:60]
+    tokens = [w for w in _words(text) if w not in _STOP][:60]
     if not tokens:
         return 0.0
     if tokens == query:
@@ -125,7 +125,7 @@ def _field_score(query: list[str], text: str) -> float:
     if coverage == 0:
         return 0.0
     precision = min(1.0, sum(1 for m in matched if m > 0) / len(tokens))
-    return 0.75 * coverage + 0.25 * precision * coverage
+    return coverage * (0.6 + 0.4 * precision)
 
 
 def _fields(node: NodeRef) -> Iterable[tuple[str, str]]:
@@ -158,7 +158,7 @@ def score(description: str, node: NodeRef) -> float:
     if base == 0.0:
         return 0.0
     if roles:
-        base = min(1.0, base + 0.15) if role_fits else base * 0.6
+        base = base * 0.85 + 0.15 if role_fits else base * 0.6
     return round(min(base, 1.0), 3)
 
 

@@ -35,6 +35,8 @@ if TYPE_CHECKING:
 
 __all__ = ["Outcome", "covered_error", "perform", "timeout_ms"]
 
+MIN_ACTION_TIMEOUT_MS = 500
+"""Smallest action timeout: ``0`` or less is raised to this, never "forever"."""
 _GRACE_S = 2.0
 """Extra time on top of the action timeout before a hung browser call is abandoned."""
 
@@ -54,7 +56,8 @@ ActFn = Callable[[Target | None], Awaitable[Outcome]]
 
 def timeout_ms(tab: TabCore) -> int:
     """The tab's action timeout, clamped (``0`` never means forever)."""
-    return clamp_ms(tab.options.action_timeout_ms, default=5000, name="action_timeout_ms")
+    return clamp_ms(tab.options.action_timeout_ms, default=5000, low=MIN_ACTION_TIMEOUT_MS,
+                    name="action_timeout_ms")
 
 
 async def covered_error(tab: TabCore, target: Target, doing: str) -> NotActionableError | None:

@@ -170,7 +170,6 @@ class Readiness:
         if request.resource_type not in _WAITED_TYPES or self._tracked >= _MAX_TRACKED:
             return
         self._tracked += 1
-        self.saw_async = True
         self._requests[id(request)] = (request, time.monotonic())
 
     def _on_request_done(self, request: Request) -> None:
@@ -180,7 +179,6 @@ class Readiness:
     def _on_frame_navigated(self, frame: Frame) -> None:
         if frame == self.tab.page.main_frame:
             self.navigated = True
-            self.saw_async = True
 
     def _listen(self) -> None:
         page = self.tab.page
@@ -257,7 +255,6 @@ class Readiness:
             if state.get("fresh"):
                 # a new document since the action: its changes all count as new
                 self.navigated = True
-                self.saw_async = True
                 await self._poll("rearm", deadline - now)
                 continue
             self.mutations = max(self.mutations, int(state.get("mut", 0)))
@@ -267,6 +264,8 @@ class Readiness:
                 self.saw_async = True
             pending = self._pending_requests(now)
             report.pending_requests = pending
+            if pending:
+                self.saw_async = True
             busy = (
                 pending > 0
                 or int(state.get("timers", 0)) > 0
