@@ -160,8 +160,8 @@ class Fitter:
         return drawn, has_child, count, stop
 
     # -- assembly ----------------------------------------------------------------------------
-    def assemble(self, drawn: list[int], kept: int, fields_tokens: int) -> tuple[str, int, int]:
-        """Text for a drawn set (header says ``fields_tokens``); returns (text, refs, dropped)."""
+    def assemble(self, drawn: list[int], kept: int) -> tuple[list[str], int, int]:
+        """Lines for a drawn set, markers in place; returns (lines, refs, dropped)."""
         items = self.items
         n = len(items)
         nda = [-1] * n
@@ -201,8 +201,7 @@ class Fitter:
             entries.append((n + 1, 0, self._marker(rest, -1, 0, outside, elsewhere=True)))
         entries.sort(key=lambda e: (e[0], e[1]))
         lines = self.lead + [e[2] for e in entries] + self.tail
-        head = self.header(refs, fields_tokens, bool(dropped))
-        return self.fmt.join(head, lines), refs, len(dropped)
+        return lines, refs, len(dropped)
 
     def _marker(self, group: list[int], parent: int, depth: int, outside: set[int],
                 elsewhere: bool) -> str:
@@ -270,8 +269,9 @@ class Fitter:
         claim = self.limits.max_tokens
         text = ""
         tokens = 0
+        lines, refs, dropped = self.assemble(drawn, kept)
         for _ in range(4):
-            text, _, _ = self.assemble(drawn, kept, claim)
+            text = self.fmt.join(self.header(refs, claim, dropped > 0), lines)
             tokens = self.counter.exact(text)
             if tokens == claim:
                 break

@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .errors import UnknownRefError
-from .models import Node, PageTree
-from .outline import clean, is_ref, node_text, safe_role
+from .models import INTERACTIVE_ROLES, Node, PageTree
+from .outline import clean, is_ref, safe_role
 
 __all__ = ["CONTENT_ROLES", "STRUCTURE_ROLES", "Item", "Layout", "build_layout"]
 
@@ -115,12 +115,13 @@ def build_layout(tree: PageTree, *, interactive_only: bool, compact: bool, max_d
     def visit(node: Node, parent: int, depth: int, frame: str | None, tier: int) -> None:
         role_raw = node.role
         role = safe_role(role_raw, "") if role_raw else ""
-        if node.frame is not None:
+        framed = node.frame
+        if framed is not None:
             role = "iframe"
         elif not role and node.tag == "form":
             role = "form"
-        interactive = node.interactive
-        text = node_text(node)
+        interactive = node.clickable or role_raw in INTERACTIVE_ROLES
+        text = node.name or node.text
         kind = 0
         if interactive:
             kind = CANDIDATE
@@ -132,32 +133,38 @@ def build_layout(tree: PageTree, *, interactive_only: bool, compact: bool, max_d
         elif not compact and node is not tree.root:
             kind = STRUCTURE
         my_tier = tier
-        is_focus = bool(node.ref and node.ref == focused) or node.states.get("focused") is True
-        if role in DIALOG_ROLES or node.states.get("modal") is True:
+        st = node.states
+        ref = node.ref
+        is_focus = bool(ref and ref == focused) or bool(st and st.get("focused") is True)
+        if role in DIALOG_ROLES or (st and st.get("modal") is True):
             my_tier = min(my_tier, 1)
+        child_frame = framed.prefix if framed is not None else frame
+        children = node.children
         if kind == 0 or (kind == STRUCTURE and depth >= cap):
-            if kind and node.children:
+            if kind and children:
                 layout.depth_cut = True
-            for child in node.children:
-                visit(child, parent, depth, _frame_of(node, frame), my_tier)
+            for child in children:
+                visit(child, parent, depth, child_frame, my_tier)
             return
         idx = len(items)
-        show_ref = node.ref if (node.ref and is_ref(node.ref)
-                                and (interactive or not interactive_only)) else None
+        show_ref = ref if (ref and (interactive or not interactive_only) and is_ref(ref)) else None
+        lifted = depth > cap
         item = Item(
             idx=idx, node=node, role=role or ("text" if kind == CANDIDATE else "generic"),
-            kind=kind, parent=parent, depth=min(depth, cap), ref=show_ref,
+            kind=kind, parent=parent, depth=cap if lifted else depth, ref=show_ref,
             name=clean(text, max_text) if kind == CANDIDATE else clean(node.name, 60),
             frame=frame, tier=0 if is_focus and kind == CANDIDATE else my_tier,
-            interactive=interactive, in_viewport=node.in_viewport, lifted=depth > cap,
+            interactive=interactive, in_viewport=node.in_viewport, lifted=lifted,
         )
         items.append(item)
-        if item.lifted:
+        if lifted:
             layout.depth_cut = True
-        next_depth = depth + 1 if depth < cap else depth
-        next_parent = idx if depth < cap else parent
-        for child in node.children:
-            visit(child, next_parent, next_depth, _frame_of(node, frame), my_tier)
+        if depth < cap:
+            for child in children:
+                visit(child, idx, depth + 1, child_frame, my_tier)
+        else:
+            for child in children:
+                visit(child, parent, depth, child_frame, my_tier)
         item.end = len(items)
 
     for child in root.children if root is tree.root else [root]:

@@ -79,15 +79,30 @@ def quote(text: str | None, limit: int) -> str:
     return f'"{escape(body)}"' if body else ""
 
 
+_role_cache: dict[str, str] = {}
+
+
 def safe_role(role: str | None, default: str = "generic") -> str:
     """A role as printed: lowercase letters only, so a page cannot inject through it."""
-    if role and _ROLE.fullmatch(role):
+    if not role:
+        return default
+    known = _role_cache.get(role)
+    if known is not None:
+        return known or default
+    checked = _safe_role(role)
+    if len(_role_cache) < 10_000:
+        _role_cache[role] = checked
+    return checked or default
+
+
+def _safe_role(role: str) -> str:
+    if _ROLE.fullmatch(role):
         return role
     if role:
         low = role.strip().lower().split(" ")[0]
         if _ROLE.fullmatch(low):
             return low
-    return default
+    return ""
 
 
 def safe_url(url: str, page_url: str = "", limit: int = 80) -> str:

@@ -78,14 +78,14 @@ def page_signals(tree: PageTree) -> PageSignals:
         n = stack.pop()
         role = n.role or ""
         sig.roles[role] += 1
-        typ = n.attrs.get("type", "").lower() if n.attrs else ""
+        attrs = n.attrs
+        typ = attrs.get("type", "").lower() if attrs else ""
         if typ == "password":
             sig.passwords += 1
         if role in _INPUT_ROLES:
             sig.inputs += 1
-        if role == "searchbox" or typ == "search" or (
-            role in ("textbox", "combobox") and "search" in (n.name + n.attrs.get("placeholder", "")
-                                                              ).lower()):
+        if role in _INPUT_ROLES and (role == "searchbox" or typ == "search" or "search" in (
+                n.name + (attrs.get("placeholder", "") if attrs else "")).lower()):
             sig.search_inputs += 1
         if n.tag == "textarea":
             sig.textareas += 1
@@ -98,7 +98,7 @@ def page_signals(tree: PageTree) -> PageSignals:
         own = n.text or (n.name if role in ("button", "link", "heading") else "")
         if own:
             sig.text_chars += len(n.text)
-            if size < 6000:
+            if size < 3000:
                 chunks.append(own)
                 size += len(own) + 1
         stack.extend(reversed(n.children))
@@ -106,8 +106,14 @@ def page_signals(tree: PageTree) -> PageSignals:
     return sig
 
 
-def _has(text: str, phrase: str) -> bool:
-    return re.search(r"\b" + re.escape(phrase) + r"\b", text) is not None
+_PHRASES: dict[str, re.Pattern[str]] = {
+    kind: re.compile(r"\b(" + "|".join(re.escape(p) for p in phrases) + r")\b")
+    for kind, phrases in _TEXT_WORDS.items()
+}
+
+
+def _phrases_found(kind: str, text: str) -> int:
+    return len(set(_PHRASES[kind].findall(text)))
 
 
 def classify_page(tree: PageTree) -> str:
@@ -121,8 +127,8 @@ def classify_page(tree: PageTree) -> str:
     for kind, words in _URL_WORDS.items():
         if sig.url_words & set(words):
             score[kind] += 2.0
-    for kind, phrases in _TEXT_WORDS.items():
-        score[kind] += min(3.0, sum(1.0 for p in phrases if _has(sig.text, p)))
+    for kind in _TEXT_WORDS:
+        score[kind] += min(3.0, float(_phrases_found(kind, sig.text)))
 
     if sig.passwords == 1 and sig.inputs <= 4:
         score["login"] += 4.0
