@@ -49,10 +49,13 @@ class BrowserCore:
         self.opened_log: list[str] = []
         """Ids of tabs opened by pages (popups), in order; actions report the new ones."""
         self.dead = False
+        self.downloads_dir: str | None = None
+        """Folder downloads are saved in (sanitized names); ``None`` means downloads are off."""
 
     # -- starting ----------------------------------------------------------------------------
     async def launch(self, opts: BrowserOptions) -> None:
         executable = find_chromium(opts.executable_path)
+        self.downloads_dir = opts.downloads_dir
         self.playwright = await async_playwright().start()
         chromium = self.playwright.chromium
         args = chromium_args(opts.args)

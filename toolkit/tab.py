@@ -13,10 +13,11 @@ import contextlib
 from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from playwright.async_api import Dialog, Page
+from playwright.async_api import Dialog, Download, Page
 from playwright.async_api import Error as PlaywrightError
 
 from . import actions
+from .actions.files import save_download
 from .errors import (
     BrowserClosedError,
     PageCrashedError,
@@ -57,6 +58,8 @@ class TabCore:
         self.closed = False
         self.last_url = page.url
         self._pending: set[asyncio.Future[None]] = set()
+        self.downloads: list[dict[str, Any]] = []
+        """Downloads started by the page: name, saved path (or None) and error."""
         self._watch(page)
 
     # -- page events -------------------------------------------------------------------------
@@ -65,6 +68,7 @@ class TabCore:
         page.on("close", self._on_close)
         page.on("dialog", self._on_dialog)
         page.on("framenavigated", self._on_navigated)
+        page.on("download", self._on_download)
 
     def _on_crash(self, _page: Page) -> None:
         self.crashed = True
@@ -77,6 +81,17 @@ class TabCore:
     def _on_navigated(self, frame: Any) -> None:
         if frame == self.page.main_frame:
             self.last_url = frame.url
+
+    def _on_download(self, download: Download) -> None:
+        """Save into the browser's downloads folder (sanitized name), or cancel when off."""
+        folder: str | None = getattr(self.browser, "downloads_dir", None)
+        entry: dict[str, Any] = {"name": download.suggested_filename[:200], "saved": None,
+                                 "error": None}
+        if len(self.downloads) < 100:
+            self.downloads.append(entry)
+        task = asyncio.ensure_future(save_download(download, folder, entry))
+        self._pending.add(task)
+        task.add_done_callback(self._pending.discard)
 
     def _on_dialog(self, dialog: Dialog) -> None:
         """Answer every dialog at once, so none ever blocks the page or a call."""

@@ -88,21 +88,19 @@ def unique_path(folder: Path, name: str) -> Path:
     return candidate
 
 
-async def save_download(download: Download, folder: str | None, log: list[dict[str, Any]]) -> None:
-    """Save ``download`` into ``folder`` under a sanitized unique name (cancel it when
-    downloads are off) and append what happened to ``log``."""
-    suggested = download.suggested_filename
+async def save_download(download: Download, folder: str | None, entry: dict[str, Any]) -> None:
+    """Save ``download`` into ``folder`` under a sanitized unique name, or cancel it when
+    downloads are off (no folder); record the outcome in ``entry`` (``saved``, ``error``)."""
     if not folder:
         with contextlib.suppress(PlaywrightError):
             await download.cancel()
-        log.append({"name": suggested[:200], "saved": None,
-                    "error": "downloads are off (no downloads_dir)"})
+        entry["error"] = "downloads are off (no downloads_dir configured)"
         return
     target = Path(folder).expanduser().resolve()
     try:
         target.mkdir(parents=True, exist_ok=True)
-        path = unique_path(target, sanitize_filename(suggested))
+        path = unique_path(target, sanitize_filename(download.suggested_filename))
         await asyncio.wait_for(download.save_as(path), 120)
-        log.append({"name": suggested[:200], "saved": str(path), "error": None})
+        entry["saved"] = str(path)
     except (PlaywrightError, OSError, TimeoutError) as exc:
-        log.append({"name": suggested[:200], "saved": None, "error": str(exc).splitlines()[0]})
+        entry["error"] = (str(exc).splitlines() or ["failed"])[0][:200]

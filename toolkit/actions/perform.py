@@ -143,6 +143,7 @@ async def perform(tab: TabCore, action: str, target: object | None, act: ActFn, 
         tab.take_dialogs()
         url_before = tab.page.url
         opened_before = len(tab.browser.opened_log)
+        downloads_before = len(tab.downloads)
         resolved = await resolve(tab, target) if target is not None else None
         partial = ActionResult(
             action=action, target=str(target) if target is not None else None,
@@ -182,6 +183,10 @@ async def perform(tab: TabCore, action: str, target: object | None, act: ActFn, 
                 ready.close()
             raise
         report = await ready.settle() if ready else None
+        downloads = tab.downloads[downloads_before:]
+        if downloads:
+            await _await_downloads(downloads)
+            outcome.readback["downloads"] = [dict(d) for d in downloads]
         result = partial.model_copy(update={
             "message": outcome.message,
             "readback": outcome.readback,
@@ -206,6 +211,16 @@ async def _safe_covered(tab: TabCore, target: Target, doing: str) -> NotActionab
         return None
 
 
+async def _await_downloads(entries: list[dict[str, Any]], patience_s: float = 5.0) -> None:
+    """Give downloads started by the action a few seconds to be saved (never longer)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + patience_s
+    while loop.time() < deadline and any(
+        e.get("saved") is None and e.get("error") is None for e in entries
+    ):
+        await asyncio.sleep(0.05)
+
+
 def _finish(tab: TabCore, result: ActionResult, report: readiness.ReadyReport | None,
             opened_before: int) -> ActionResult:
     dialogs = tab.take_dialogs()
@@ -217,6 +232,11 @@ def _finish(tab: TabCore, result: ActionResult, report: readiness.ReadyReport | 
             "the page was still busy when the wait ended" if report.reason == "busy"
             else f"the page kept changing for {int(report.waited_ms)} ms (wait limit reached)"
         )
+    for d in result.readback.get("downloads", []):
+        if d.get("saved"):
+            notes.append(f"downloaded {d['name']!r} to {d['saved']}")
+        else:
+            notes.append(f"download of {d['name']!r} not saved: {d.get('error') or 'pending'}")
     storm = _dialog_note(dialogs, tab.options.max_dialogs)
     if storm:
         notes.append(storm)

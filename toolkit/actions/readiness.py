@@ -11,9 +11,9 @@ now on) and starts counting the requests the page makes. After the action,
   it has run longer than ``REQUEST_PATIENCE_MS`` (long polling; requests that were already
   running before the action, websockets, images and fonts are never waited for),
 - a navigation that started has reached ``DOMContentLoaded``,
-- and the DOM has been quiet for a window: ``quiet_ms`` (default 500 ms) once asynchronous work
-  was seen, a short window (at most ``SHORT_QUIET_MS``) on a page where nothing was pending, so
-  a static page returns in about a tenth of a second.
+- and the DOM has been quiet for a window, counted from the end of the action: ``quiet_ms``
+  (default 500 ms) once asynchronous work was seen, a short window (at most ``SHORT_QUIET_MS``)
+  on a page where nothing was pending, so a static page returns in about a tenth of a second.
 
 Everything is bounded by ``max_wait_ms``: every page evaluation has its own short timeout, so a
 page whose main thread is stuck in ``while(true)``, a dialog storm, an animation or a page that
@@ -113,8 +113,10 @@ _MONITOR_JS = """
     st.armedAt = now; st.mut0 = st.mut; st.added0 = st.added; st.clear();
     st.sawSlowTimer = false;
     st.trackUntil = mode === 'arm' ? Infinity : now + st.trackMs;
+    st.settleFrom = now;
   } else if (mode === 'start') {
     st.trackUntil = Math.min(st.trackUntil, now + st.trackMs);
+    st.settleFrom = now;
   }
   let focused = null;
   const a = document.activeElement;
@@ -125,7 +127,7 @@ _MONITOR_JS = """
                      .trim().slice(0, 60));
   }
   return {fresh, mut: st.mut - st.mut0, added: st.added - st.added0,
-          sinceMut: st.last < st.armedAt ? now - st.armedAt : now - st.last,
+          sinceMut: now - Math.max(st.last, st.settleFrom || 0),
           timers: st.timers, slowTimer: !!st.sawSlowTimer,
           readyState: document.readyState, focused, scrollHeight:
           (document.scrollingElement || document.documentElement).scrollHeight};
