@@ -18,15 +18,15 @@ from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_core.tools import BaseTool
 from langchain_tests.integration_tests import ToolsIntegrationTests
 from langchain_tests.unit_tests import ToolsUnitTests
-
-from tests.faketab import FakeTab
-from tests.server import SiteServer
 from webrefs import Browser, Snapshot, Tab
 from webrefs.adapters.langchain import WebTool, WebToolkit
 from webrefs.adapters.langchain_scripted import ScriptedChatModel
 from webrefs.demo import demo_site, load_demo_task
 from webrefs.models import ActionResult
 from webrefs.tools import TOOL_SPECS
+
+from tests.faketab import FakeTab
+from tests.server import SiteServer
 
 ALL_TOOLS = list(TOOL_SPECS)
 
@@ -289,7 +289,8 @@ async def test_async_agent_graph_with_diffs(browser: Browser, tab: Tab, demo_bas
     agent = create_agent(ScriptedChatModel(task=task), toolkit.get_tools())
     result = await agent.ainvoke({"messages": [("user", task.goal)]})
     assert result["messages"][-1].content == "Veldmark Lighthouse was built in 1887."
-    fill = next(m for m in result["messages"] if isinstance(m, ToolMessage) and m.name == "web_fill")
+    fill = next(m for m in result["messages"]
+                if isinstance(m, ToolMessage) and m.name == "web_fill")
     assert "Changes since the last snapshot:" in fill.content
 
 

@@ -41,8 +41,17 @@ def _doc(tool: str, arg: str) -> str:
     return str(prompts().arg_description(tool, arg))
 
 
+def _drop_property_titles(schema: dict[str, Any]) -> None:
+    """Property titles only repeat the names; leaving them out saves tokens and gives every
+    adapter the same schema."""
+    for prop in schema.get("properties", {}).values():
+        prop.pop("title", None)
+
+
 class _Args(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(
+        extra="forbid", frozen=True, json_schema_extra=_drop_property_titles
+    )
 
 
 class SnapshotArgs(_Args):
