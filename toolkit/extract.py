@@ -54,6 +54,8 @@ class ExtractLimits:
     """Deepest emitted depth in the main frame (deeper nodes are lifted)."""
     frame_max_depth: int = 60
     """Deepest emitted depth inside a child frame."""
+    max_time_ms: int = 5000
+    """The in-page walk of one frame stops after this long (reason ``maxTime``)."""
     main_timeout_s: float = 15.0
     """Bound on reading the main frame; past it the snapshot fails."""
     frame_timeout_s: float = 3.0
@@ -98,6 +100,7 @@ async def extract_page(
             "maxTextPerNode": limits.max_text_per_node,
             "maxAttr": limits.max_attr,
             "maxDepth": limits.max_depth if is_main else limits.frame_max_depth,
+            "maxTimeMs": limits.max_time_ms,
             "contentRefs": content_refs,
             "prefix": r.prefix,
             "nextRef": book.next_number(r.prefix),

@@ -13,6 +13,7 @@
  *   maxDepth        deepest emitted depth; deeper nodes are lifted to the deepest allowed
  *                   ancestor and "maxDepth" is added to truncatedReasons (100)
  *   maxOptions      options listed per <select> (50)
+ *   maxTimeMs       the walk stops (reason "maxTime") after this many milliseconds (5000)
  *   contentRefs     also give refs to content nodes (headings, images, cells, text...) (false)
  *   prefix          ref prefix of this frame: "" for the main frame, "f1", "f2"... ("")
  *   nextRef         number the next new ref continues from (1)
@@ -29,7 +30,7 @@
  *   rootMissing  true when rootSelector matched nothing (root then has no children)
  *   stats        {domNodes, visitedNodes, emittedNodes, skippedHidden, jsTimeMs, truncated,
  *                 truncatedReasons: ["maxNodes"|"maxDepth"|"maxTextPerNode"|"maxAttr"|
- *                 "maxOptions"|"maxVisited"]}
+ *                 "maxOptions"|"maxVisited"|"maxTime"]}
  *   root         node for <body> (with rootSelector: <body> holding only the chosen subtree)
  *
  * Node (keys left out when empty / default):
@@ -70,6 +71,7 @@
   const MAX_OPTIONS = num(o.maxOptions, 50);
   const MAX_VISITED = Math.max(MAX_NODES * 100, 200000);
   const CONTENT_REFS = !!o.contentRefs;
+  const deadline = t0 + num(o.maxTimeMs, 5000);
   const PREFIX = typeof o.prefix === 'string' ? o.prefix : '';
   const win = window;
   const doc = document;
@@ -309,6 +311,33 @@
     return fold(out);
   }
 
+  // el.labels scans the whole document on first use (seconds on huge pages): index
+  // label[for] once per document or shadow root instead, and look up wrapping labels.
+  const LABELABLE = new Set(['input', 'select', 'textarea', 'button', 'meter', 'output', 'progress']);
+  const labelIndex = new Map();
+  function labelsOf(el) {
+    const out = [];
+    const id = el.id;
+    if (id) {
+      const root = el.getRootNode();
+      let index = labelIndex.get(root);
+      if (!index) {
+        index = new Map();
+        for (const l of root.querySelectorAll('label[for]')) {
+          const f = l.getAttribute('for');
+          const list = index.get(f);
+          if (list) list.push(l); else index.set(f, [l]);
+        }
+        labelIndex.set(root, index);
+      }
+      const found = index.get(id);
+      if (found) out.push(...found);
+    }
+    const wrap = el.closest('label');
+    if (wrap && !wrap.hasAttribute('for') && !out.includes(wrap)) out.push(wrap);
+    return out;
+  }
+
   function nameOf(el, tag, role, clickable) {
     let n = '';
     const lb = el.getAttribute('aria-labelledby');
@@ -316,9 +345,9 @@
     if (!n) n = fold(el.getAttribute('aria-label') || '');
     const isInput = tag === 'input';
     const t = isInput ? inputType(el) : '';
-    if (!n && el.labels && el.labels.length && !(isInput && t === 'hidden')) {
+    if (!n && LABELABLE.has(tag)) {
       let s = '';
-      for (const l of el.labels) s += ' ' + contentText(l, MAX_TEXT, true);
+      for (const l of labelsOf(el)) s += ' ' + contentText(l, MAX_TEXT, true);
       n = fold(s);
     }
     if (!n && (tag === 'img' || tag === 'area' || (isInput && t === 'image'))) n = fold(el.getAttribute('alt') || '');
@@ -427,7 +456,7 @@
   }
 
   // ---- the walk ---------------------------------------------------------------------------------
-  let visited = 0, emitted = 0, skipped = 0;
+  let visited = 0, emitted = 0, skipped = 0, loops = 0;
   const rootEl = doc.body || doc.documentElement;
   let rootMissing = false;
   const root = { tag: rootEl ? rootEl.localName : 'body' };
@@ -500,6 +529,7 @@
   while (stack.length) {
     if (emitted >= MAX_NODES) { reasons.add('maxNodes'); break; }
     if (visited >= MAX_VISITED) { reasons.add('maxVisited'); break; }
+    if ((++loops & 255) === 0 && performance.now() > deadline) { reasons.add('maxTime'); break; }
     const [el, p, d, sup, inter, pcur] = stack.pop();
     if (typeof el === 'string') {
       if (!sup) { addChild(p, { tag: '#text', text: el }); emitted++; }
@@ -515,7 +545,8 @@
     if (display === 'none') { skipped++; continue; }
     if (cs.opacity !== '1' && parseFloat(cs.opacity) < 0.05) { skipped++; continue; }
     const contents = display === 'contents';
-    const rect = contents ? null : el.getBoundingClientRect();
+    // Inline boxes cannot clip or be positioned off-screen; their rect is only read if emitted.
+    let rect = contents || display === 'inline' ? null : el.getBoundingClientRect();
     if (rect && hiddenBox(el, cs, rect)) { skipped++; continue; }
     const visHidden = cs.visibility !== 'visible';
     if (visHidden) skipped++;
@@ -571,6 +602,7 @@
       const v = valueOf(el, tag, role);
       if (v !== null && v !== '') n.value = v;
       if (tag === 'select') n.options = optionsOf(el);
+      if (!rect && !contents) rect = el.getBoundingClientRect();
       if (rect) {
         n.box = { x: Math.round(rect.left + sx), y: Math.round(rect.top + sy), w: Math.round(rect.width), h: Math.round(rect.height) };
         if (rect.width > 0 && rect.height > 0 && rect.right > 0 && rect.bottom > 0 && rect.left < vw && rect.top < vh) n.inViewport = true;
