@@ -37,9 +37,8 @@ async def take_snapshot(tab: TabCore, overrides: dict[str, Any]) -> Snapshot:
         opts = replace(opts, scope=ref)
     tree = await extract_page(tab, content_refs=not opts.interactive_only,
                               root_selector=selector)
-    seen = tab.take_dialogs()
-    if seen:
-        tree = tree.model_copy(update={"dialogs": [*tree.dialogs, *seen]})
+    # extract_page already lists the tab's dialogs seen since the last action (not consumed:
+    # the action that caused them reports them too)
     snap = render(tree, opts)
     tab.last_tree = tree
     tab.last_snapshot = snap
