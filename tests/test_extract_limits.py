@@ -98,7 +98,9 @@ def test_unicode_survives_into_valid_json(tab: Tab, site: SiteServer) -> None:
     }""")
     tree = extract(tab)
     names = [n.name for n in find_all(tree, role="button")]
-    assert names[:4] == ["שלום עולם", "zero\u200bwidth\u200djoin", "emoji 😀👍🏽🇫🇷", "漢字かなカナ한국어"]
+    assert names[:4] == [
+        "שלום עולם", "zero\u200bwidth\u200djoin", "emoji 😀👍🏽🇫🇷", "漢字かなカナ한국어"
+    ]
     assert names[4] == "lone \ufffd high" and names[5] == "lone \ufffd low"
     text = tree.model_dump_json()
     text.encode("utf-8")  # no lone surrogates anywhere
