@@ -23,6 +23,8 @@ from .tokens import TokenCounter
 
 __all__ = ["Fit", "Fitter", "Limits"]
 
+_OWN_MARKER_MIN = 3
+"""Groups with fewer dropped nodes are counted in the closing ``elsewhere`` marker."""
 _ID = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,39}")
 
 Format = TextFormat | JsonFormat
@@ -70,15 +72,19 @@ class Fitter:
         self.tail = list(tail)
         self.notes = self.lead + self.tail
         self.sep_chars = len(fmt.separator)
-        self.max_markers = max(1, min(10, limits.max_tokens // 250, limits.max_chars // 1000))
+        self.max_markers = max(1, min(8, limits.max_tokens // 400, limits.max_chars // 1500))
+        a = fmt.node(0, "link", "x", [], [], "e1", False)
+        b = fmt.node(1, "link", "y", [], [], "e2", False)
+        self.sep_tokens = max(0, counter.exact(a + fmt.separator + b) - counter.exact(a)
+                              - counter.exact(b))
         self._full: dict[tuple[int, bool], str] = {}
-        probe = fmt.marker(cap, 999, [("menuitemcheckbox", 999), ("columnheader", 999)], 999,
+        probe = fmt.marker(cap, 999, [("link", 999), ("button", 99)], 99,
                            "web_scroll down to see them", False)
         reserve_head = header(len(order), limits.max_tokens, False)
-        note_tokens = sum(counter.count(n) + 1 for n in self.notes)
+        note_tokens = sum(counter.count(n) + self.sep_tokens for n in self.notes)
         note_chars = sum(len(n) + self.sep_chars for n in self.notes)
         self.reserve_tokens = (counter.exact(reserve_head) + 2 + note_tokens
-                               + self.max_markers * (counter.count(probe) + 1))
+                               + self.max_markers * (counter.count(probe) + self.sep_tokens))
         self.reserve_chars = (len(reserve_head) + 1 + note_chars
                               + self.max_markers * (len(probe) + self.sep_chars))
 
@@ -100,7 +106,7 @@ class Fitter:
         return s
 
     def _cost(self, s: str) -> tuple[int, int]:
-        return self.counter.count(s) + 1, len(s) + self.sep_chars
+        return self.counter.count(s) + self.sep_tokens, len(s) + self.sep_chars
 
     # -- admission ---------------------------------------------------------------------------
     def admit(self, upto: int | None = None) -> tuple[list[int], list[bool], int, str | None]:
@@ -169,7 +175,7 @@ class Fitter:
         for it in items:
             p = it.parent
             nda[it.idx] = p if (p < 0 or drawn[p]) else nda[p]
-            if drawn[it.idx] and p >= 0:
+            if drawn[it.idx] and nda[it.idx] >= 0:
                 has_child[nda[it.idx]] = True
         dropped = [c for c in self.order[kept:] if items[c].kind == CANDIDATE]
         dropped += self.outside
@@ -178,8 +184,14 @@ class Fitter:
         for c in dropped:
             groups.setdefault(nda[c], []).append(c)
         ranked = sorted(groups, key=lambda g: (-len(groups[g]), g))
-        own = ranked if len(ranked) <= self.max_markers else ranked[: self.max_markers - 1]
-        rest = [c for g in ranked[len(own):] for c in groups[g]]
+        if len(ranked) == 1:
+            own = ranked
+        else:  # a lone dropped node costs more to announce in place than to count at the end
+            big = [g for g in ranked if len(groups[g]) >= _OWN_MARKER_MIN]
+            fits = len(big) == len(ranked) and len(big) <= self.max_markers
+            own = big if fits else big[: self.max_markers - 1]
+        chosen = set(own)
+        rest = [c for g in ranked if g not in chosen for c in groups[g]]
         entries: list[tuple[float, float, str]] = []
         for g in own:
             if g >= 0:
