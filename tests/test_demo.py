@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-import io
 import json
+import subprocess
+import sys
 import urllib.request
 from importlib import resources
+from pathlib import Path
 
 import pytest
-
-from webrefs.demo import demo_site, load_demo_task, main, run_demo
+from webrefs.demo import demo_site, load_demo_task, main
 from webrefs.errors import WebrefsError
 from webrefs.scripted import ScriptedModel, find_ref
 
@@ -50,21 +51,40 @@ def test_scripted_model_fails_loudly_without_the_needed_element() -> None:
 
 
 @pytest.mark.browser
-def test_demo_solves_the_task_and_prints_each_call() -> None:
-    out = io.StringIO()
-    assert run_demo(out=out, after_action="diff") == 0
-    text = out.getvalue()
+def test_demo_solves_the_task_and_prints_each_call(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--after-action", "diff", "--lines", "12"]) == 0
+    text = capsys.readouterr().out
     assert "[1] model -> web_snapshot({})" in text
     assert '"value": "lighthouse"' in text and "web_fill" in text
     assert "model saw (ok" in text and '- searchbox "Search articles"' in text
+    assert "Changes since the last snapshot:" in text  # --after-action diff
+    assert "more lines)" in text  # --lines cut the long results
     assert "web_get_text" in text
     assert "answer:    Veldmark Lighthouse was built in 1887." in text
     assert "result:    solved with 6 tool calls" in text
 
 
+def test_demo_rejects_unknown_options(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(["--after-action", "sometimes"])
+    assert info.value.code == 2
+    assert "invalid choice" in capsys.readouterr().err
+
+
+def test_task_success_check() -> None:
+    task = load_demo_task()
+    assert task.check("It was built in 1887.", "http://h/article-veldmark.html") == []
+    failed = task.check("I do not know.", "http://h/index.html")
+    assert failed == ["the answer does not contain '1887'",
+                      "the final URL 'http://h/index.html' does not contain 'article-veldmark'"]
+
+
 @pytest.mark.browser
-def test_demo_main_returns_zero(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["--lines", "3"]) == 0
-    printed = capsys.readouterr().out
-    assert "web_click" in printed and "solved" in printed
-    assert "more lines)" in printed  # --lines cut the snapshots
+@pytest.mark.parametrize("example", ["langchain_agent.py", "llamaindex_agent.py"])
+def test_examples_run_offline(example: str) -> None:
+    path = Path(__file__).parent.parent / "examples" / example
+    done = subprocess.run([sys.executable, str(path)], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "answer: Veldmark Lighthouse was built in 1887." in done.stdout
+    assert "web_fill" in done.stdout
