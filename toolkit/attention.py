@@ -35,6 +35,8 @@ _SEMANTIC: dict[str, float] = {
     "paragraph": 0.45, "cell": 0.42, "columnheader": 0.45, "rowheader": 0.45,
     "listitem": 0.42, "text": 0.4, "blockquote": 0.4, "code": 0.4,
 }
+_W_POSITION, _W_AREA = WEIGHTS["position"], WEIGHTS["area"]
+_W_FONT, _W_SEMANTIC = WEIGHTS["font"], WEIGHTS["semantic"]
 _CLICKABLE = 0.7
 """Clickable by cursor or handler but with no interactive role."""
 _CONTENT_DEFAULT = 0.38
@@ -86,12 +88,15 @@ class Scorer:
 
     def score(self, node: Node, role: str) -> float:
         box = node.box
-        return (
-            WEIGHTS["position"] * self.position(box)
-            + WEIGHTS["area"] * self.area(box)
-            + WEIGHTS["font"] * self.font(node)
-            + WEIGHTS["semantic"] * semantic_weight(node, role)
-        )
+        sem = _SEMANTIC.get(role)
+        if sem is None:
+            sem = semantic_weight(node, role)
+        font = node.font_size / self.max_font
+        font = 1.0 if font > 1.0 else (0.0 if font < 0.0 else font)
+        total = _W_FONT * font + _W_SEMANTIC * sem
+        if box is not None:
+            total += _W_POSITION * self.position(box) + _W_AREA * self.area(box)
+        return total
 
 
 def score_node(tree: PageTree, node: Node, role: str | None = None) -> float:

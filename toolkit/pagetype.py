@@ -73,35 +73,43 @@ def page_signals(tree: PageTree) -> PageSignals:
     sig.query = bool(re.search(r"(^|&)(q|query|search|s|k|p|keywords?|text)=[^&]", parts.query))
     chunks: list[str] = [tree.title]
     size = len(tree.title)
+    roles: dict[str, int] = {}
     stack: list[Node] = [tree.root]
+    pop, extend = stack.pop, stack.extend
     while stack:
-        n = stack.pop()
+        n = pop()
         role = n.role or ""
-        sig.roles[role] += 1
+        tag = n.tag
+        roles[role] = roles.get(role, 0) + 1
         attrs = n.attrs
-        typ = attrs.get("type", "").lower() if attrs else ""
-        if typ == "password":
+        if attrs and tag == "input" and attrs.get("type", "").lower() == "password":
             sig.passwords += 1
         if role in _INPUT_ROLES:
             sig.inputs += 1
-        if role in _INPUT_ROLES and (role == "searchbox" or typ == "search" or "search" in (
-                n.name + (attrs.get("placeholder", "") if attrs else "")).lower()):
-            sig.search_inputs += 1
-        if n.tag == "textarea":
+            typ = attrs.get("type", "").lower() if attrs else ""
+            if role == "searchbox" or typ == "search" or "search" in (
+                    n.name + (attrs.get("placeholder", "") if attrs else "")).lower():
+                sig.search_inputs += 1
+        if tag == "textarea":
             sig.textareas += 1
-        if n.tag == "form" or role == "form":
+        elif tag == "form" or role == "form":
             sig.forms += 1
-        if n.tag == "article" or role == "article":
+        elif tag == "article" or role == "article":
             sig.article = True
-        if role == "paragraph" or n.tag == "p":
+        elif role == "paragraph" or tag == "p":
             sig.paragraphs += 1
-        own = n.text or (n.name if role in ("button", "link", "heading") else "")
-        if own:
-            sig.text_chars += len(n.text)
-            if size < 3000:
+        text = n.text
+        if text:
+            sig.text_chars += len(text)
+        if size < 3000:
+            own = text or (n.name if role in ("button", "link", "heading") else "")
+            if own:
                 chunks.append(own)
                 size += len(own) + 1
-        stack.extend(reversed(n.children))
+        children = n.children
+        if children:
+            extend(reversed(children))
+    sig.roles = Counter(roles)
     sig.text = " ".join(chunks).lower()
     return sig
 

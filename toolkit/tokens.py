@@ -22,8 +22,21 @@ _lock = threading.Lock()
 _encoders: dict[str, tiktoken.Encoding] = {}
 
 
+_names: dict[str, str] = {}
+
+
 def encoding_name(name: str) -> str:
     """The tiktoken encoding name for an encoding or model name."""
+    known = _names.get(name) if isinstance(name, str) else None
+    if known is not None:
+        return known
+    resolved = _resolve(name)
+    if len(_names) < 1000:
+        _names[name] = resolved
+    return resolved
+
+
+def _resolve(name: str) -> str:
     import tiktoken
     import tiktoken.model
 
