@@ -8,8 +8,10 @@ import threading
 from collections.abc import Iterator
 
 import pytest
+from webrefs import Browser, Tab
 from webrefs.errors import InvalidArgumentError, NavigationError, StaleRefError, UnknownRefError
 from webrefs.models import ActionResult, Snapshot, TextResult
+from webrefs.scripted import find_ref
 from webrefs.toolargs import ARGS_MODELS
 from webrefs.toolfmt import (
     describe_validation_error,
@@ -28,6 +30,7 @@ from webrefs.tools import (
 )
 
 from tests.faketab import FakeTab
+from tests.server import SiteServer
 
 CORE = ["web_snapshot", "web_click", "web_fill", "web_select", "web_check", "web_scroll",
         "web_press_key", "web_get_text"]
@@ -332,3 +335,41 @@ def test_tool_list_shows_signatures() -> None:
     text = tool_list([TOOL_SPECS["web_scroll"], TOOL_SPECS["web_go_back"]])
     assert text.startswith("- web_scroll(direction: 'up'|'down'|'left'|'right', amount: int = 300")
     assert "\n- web_go_back(): Go back" in text
+
+
+# -- on a real browser -----------------------------------------------------------------------
+@pytest.mark.browser
+def test_tabs_tool_lists_switches_and_closes(browser: Browser, site: SiteServer) -> None:
+    first = browser.new_tab(site.url("/agents/tools.html"))
+    second = browser.new_tab(site.url("/agents/tools.html?two"))
+    tools = WebTools(browser, include=["web_tabs", "web_get_text"])
+    listed = tools.call("web_tabs", {"action": "list"})
+    assert f"{second.id} (active): Agent tools page - {second.url}" in listed.content
+    assert [line.id for line in listed.artifact][-2:] == [first.id, second.id]
+    switched = tools.call("web_tabs", {"action": "switch", "tab_id": first.id})
+    assert switched.content.startswith(f"Switched to tab {first.id}")
+    assert browser.active_tab == first
+    closed = tools.call("web_tabs", {"action": "close", "tab_id": second.id})
+    assert closed.content.startswith(f"Closed tab {second.id}.") and second.closed
+    assert second.id not in [line.id for line in closed.artifact]
+    assert "needs a tab_id" in tools.run("web_tabs", {"action": "switch"}).content
+    assert "[tab_closed]" in tools.run("web_tabs", {"action": "switch", "tab_id": "t999"}).content
+    first.close()
+
+
+@pytest.mark.browser
+def test_real_page_actions_snapshots_and_stale_refs(
+    browser: Browser, tab: Tab, site: SiteServer
+) -> None:
+    tab.goto(site.url("/agents/tools.html"))
+    tools = WebTools(browser, after_action="snapshot", max_tokens=500)
+    snap = tools.call("web_snapshot").artifact
+    assert snap.stats.tokens <= 500
+    count = find_ref(snap.text, ["button"], "Count")
+    out = tools.call("web_click", {"ref": count})
+    assert out.artifact.success and "Page now:" in out.content
+    assert find_ref(out.content.split("Page now:")[1], ["button"], "Count") == count
+    tools.call("web_navigate", {"url": site.url("/agents/tools.html?again")})
+    stale = tools.run("web_click", {"ref": count})
+    assert stale.is_error and stale.content.startswith("web_click failed: [")
+    assert "snapshot" in stale.content.lower()

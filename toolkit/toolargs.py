@@ -7,9 +7,9 @@ words a model reads; the names, types and defaults live here.
 from __future__ import annotations
 
 import importlib
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 __all__ = [
     "ARGS_MODELS",
@@ -39,6 +39,15 @@ def prompts() -> Any:
 
 def _doc(tool: str, arg: str) -> str:
     return str(prompts().arg_description(tool, arg))
+
+
+def _as_list(value: Any) -> Any:
+    """Models often send a single item as a bare string."""
+    return [value] if isinstance(value, str) else value
+
+
+StrList = Annotated[list[str], BeforeValidator(_as_list)]
+"""A list of strings that also accepts one string."""
 
 
 def _drop_property_titles(schema: dict[str, Any]) -> None:
@@ -71,13 +80,7 @@ class FillArgs(_Args):
 
 class SelectArgs(_Args):
     ref: str = Field(description=_doc("web_select", "ref"), min_length=1)
-    values: list[str] = Field(description=_doc("web_select", "values"), min_length=1)
-
-    @field_validator("values", mode="before")
-    @classmethod
-    def _one_value(cls, value: Any) -> Any:
-        """Models often send one option as a bare string."""
-        return [value] if isinstance(value, str) else value
+    values: StrList = Field(description=_doc("web_select", "values"), min_length=1)
 
 
 class CheckArgs(_Args):
@@ -127,12 +130,7 @@ class WaitForArgs(_Args):
 
 class UploadArgs(_Args):
     ref: str = Field(description=_doc("web_upload", "ref"), min_length=1)
-    paths: list[str] = Field(description=_doc("web_upload", "paths"), min_length=1)
-
-    @field_validator("paths", mode="before")
-    @classmethod
-    def _one_path(cls, value: Any) -> Any:
-        return [value] if isinstance(value, str) else value
+    paths: StrList = Field(description=_doc("web_upload", "paths"), min_length=1)
 
 
 class TabsArgs(_Args):
