@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import json
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
@@ -69,7 +70,11 @@ def test_never_over_budget(tree: PageTree, budget: int, content: bool, fmt: str,
                   compact=compact, max_nodes=1000)
     assert count_tokens(snap.text) == snap.stats.tokens <= budget
     assert len(snap.text) <= 12000
-    assert snap.stats.truncated == bool(snap.stats.truncation_reasons) or snap.stats.truncated
+    if fmt == "json":
+        doc = json.loads(snap.text)
+        assert {n["ref"] for n in doc["nodes"] if "ref" in n} == set(snap.refs)
+    if snap.stats.truncation_reasons:
+        assert snap.stats.truncated
 
 
 @SETTINGS
