@@ -24,7 +24,11 @@ __all__ = ["Target", "classify", "resolve"]
 
 # Starts like a ref but has more after it: "e1'); alert(1)//" or 'e1"] , *[x="'. Such a string
 # is an unknown ref, never a description (and never anything else).
-_REF_PREFIX = re.compile(r"^\s*(?:@|ref\s*=\s*)?(?:f\d+)?e\d+(?![\w ])", re.IGNORECASE)
+# With an explicit marker (``@e1 ...``, ``ref=e1 ...``, ``[ref=e1 ...``) anything after it counts.
+_REF_PREFIX = re.compile(
+    r"^\s*(?:\[?\s*(?:@|ref\s*[=:]\s*)[\"']?(?:f\d+)?e\d+|(?:f\d+)?e\d+(?![\w ]))",
+    re.IGNORECASE,
+)
 
 
 @dataclass

@@ -99,6 +99,8 @@ _MAIN_JS = """
 }
 """
 
+_BODY_TEXT_JS = "() => (" + _VISIBLE_TEXT_JS.strip() + ")(document.body)"
+
 _MAX_LENGTH = 100_000
 
 
@@ -172,9 +174,7 @@ async def wait_for(tab: TabCore, text: str | None = None, target: str | None = N
                     box = await asyncio.wait_for(t.handle.bounding_box(), EVAL_TIMEOUT_S)
                     seen = bool(box and box["width"] > 0 and box["height"] > 0)
                 elif needle is not None:
-                    body = await _page_eval(tab, "() => document.body ? document.body : null")
-                    element = body.as_element() if body is not None else None
-                    page_text = await run_js(element, _VISIBLE_TEXT_JS) if element else ""
+                    page_text = await _page_eval(tab, _BODY_TEXT_JS)
                     seen = needle in " ".join(str(page_text).split()).casefold()
                 else:
                     seen = True
