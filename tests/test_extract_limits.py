@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from webrefs import Tab
+from webrefs.extract import ExtractLimits
 from webrefs.script import extractor_script, parse_snapshot_json
 
 from tests.extracting import evaluate, extract, find, find_all, walk
@@ -27,7 +28,7 @@ def test_hundred_thousand_elements_stop_at_max_nodes(tab: Tab, site: SiteServer)
         for (let i = 0; i < 50000; i++) parts.push(`<div><button>b${i}</button></div>`);
         document.body.innerHTML = parts.join('');
     }""")
-    tree = extract(tab)
+    tree = extract(tab, limits=_limits(max_time_ms=60_000))  # no time cap on a busy machine
     assert tree.stats.dom_nodes >= 100_000
     assert tree.stats.truncated and "maxNodes" in tree.stats.truncated_reasons
     assert tree.stats.emitted_nodes == 2000
@@ -48,18 +49,16 @@ def test_five_thousand_deep_nesting_is_walked_without_overflow(tab: Tab, site: S
         const b = document.createElement('button'); b.textContent = 'Deep button';
         el.appendChild(b);
     }""")
-    tree = extract(tab)
+    tree = extract(tab, limits=_limits(max_time_ms=60_000))
     assert "maxDepth" in tree.stats.truncated_reasons
     assert _depth(tree.root) <= 100
     # the deep button is lifted, not lost (the node cap is reached before it otherwise)
-    deep = extract(tab, limits=_limits(max_nodes=6000))
+    deep = extract(tab, limits=_limits(max_nodes=6000, max_time_ms=60_000))
     assert find(deep, role="button", name="Deep button").ref
     assert _depth(deep.root) <= 100
 
 
-def _limits(**kw: int) -> object:
-    from webrefs.extract import ExtractLimits
-
+def _limits(**kw: int) -> ExtractLimits:
     return ExtractLimits(**kw)  # type: ignore[arg-type]
 
 
@@ -138,3 +137,15 @@ def test_emitted_count_matches_tree(tab: Tab, site: SiteServer) -> None:
     assert tree.stats.emitted_nodes == sum(1 for _ in walk(tree.root)) - 1
     assert tree.stats.visited_nodes <= tree.stats.dom_nodes
     assert tree.stats.js_time_ms > 0
+
+
+def test_time_budget_stops_the_walk(tab: Tab, site: SiteServer) -> None:
+    tab.goto(site.url("/extract/empty.html"))
+    evaluate(tab, """() => {
+        const parts = [];
+        for (let i = 0; i < 20000; i++) parts.push(`<p>paragraph ${i}</p>`);
+        document.body.innerHTML = parts.join('');
+    }""")
+    tree = extract(tab, limits=_limits(max_time_ms=1, max_nodes=50_000))
+    assert "maxTime" in tree.stats.truncated_reasons
+    assert tree.stats.emitted_nodes < 20_000

@@ -107,8 +107,9 @@ async def extract_page(
             "rootSelector": root_selector if is_main else None,
         }
         timeout = limits.main_timeout_s if is_main else limits.frame_timeout_s
-        if not is_main and not r.frame.url:
-            r.error = "still loading (no document yet)"
+        if not is_main and (not r.frame.url or r.frame.url.startswith("chrome-error:")):
+            r.error = ("still loading (no document yet)" if not r.frame.url
+                       else "failed to load (the browser shows an error page)")
             r.key = await _frame_key(r)
             return
         try:
@@ -242,6 +243,8 @@ def _stitch(reads: list[_FrameRead], main_data: dict[str, Any]) -> dict[str, Any
     viewport = main_data.get("viewport") or {}
     sx, sy = float(scroll.get("x", 0)), float(scroll.get("y", 0))
     view = (sx, sy, sx + float(viewport.get("width", 0)), sy + float(viewport.get("height", 0)))
+    if len(reads) == 1 and not main_data.get("iframes"):
+        return main_data  # no frames: nothing to stitch
     for r in reads:
         if r.data is not None:
             depths: dict[int, int] = {}

@@ -27,6 +27,7 @@
  *   document     {width, height}   scrollable size
  *   focusedRef   ref of the focused element, or null
  *   nextRef      the counter after this run (pass it back next time)
+ *   iframes      number of iframe nodes in the tree
  *   rootMissing  true when rootSelector matched nothing (root then has no children)
  *   stats        {domNodes, visitedNodes, emittedNodes, skippedHidden, jsTimeMs, truncated,
  *                 truncatedReasons: ["maxNodes"|"maxDepth"|"maxTextPerNode"|"maxAttr"|
@@ -456,7 +457,7 @@
   }
 
   // ---- the walk ---------------------------------------------------------------------------------
-  let visited = 0, emitted = 0, skipped = 0, loops = 0;
+  let visited = 0, emitted = 0, skipped = 0, loops = 0, iframes = 0;
   const rootEl = doc.body || doc.documentElement;
   let rootMissing = false;
   const root = { tag: rootEl ? rootEl.localName : 'body' };
@@ -611,6 +612,7 @@
       if (fs !== 16) n.fontSize = Math.round(fs * 10) / 10;
       if (clickable) n.clickable = true;
       if (isFrame) {
+        iframes++;
         let key = reg.frames.get(el);
         if (key === undefined) { key = reg.frameNext++; reg.frames.set(el, key); }
         const r = rect || { left: 0, top: 0 };
@@ -641,6 +643,7 @@
     document: { width: se ? se.scrollWidth : vw, height: se ? se.scrollHeight : vh },
     focusedRef,
     nextRef: next,
+    iframes,
     stats: {
       domNodes: doc.getElementsByTagName('*').length,
       visitedNodes: visited,
