@@ -48,6 +48,7 @@ class FakeTab:
         self.active = 0
         self.max_active = 0
         self.delay = 0.0
+        self.snapshot_error: Exception | None = None
 
     def stop(self) -> None:
         self._runner.stop()
@@ -93,6 +94,8 @@ class FakeTab:
 
     async def asnapshot(self, **options: Any) -> Snapshot:
         await self._enter("snapshot", options)
+        if self.snapshot_error is not None:
+            raise self.snapshot_error
         text = self._text()
         snap = Snapshot(
             text=text, refs={},

@@ -9,7 +9,13 @@ from collections.abc import Iterator
 
 import pytest
 from webrefs import Browser, Tab
-from webrefs.errors import InvalidArgumentError, NavigationError, StaleRefError, UnknownRefError
+from webrefs.errors import (
+    InvalidArgumentError,
+    NavigationError,
+    SnapshotError,
+    StaleRefError,
+    UnknownRefError,
+)
 from webrefs.models import ActionResult, Snapshot, TextResult
 from webrefs.scripted import find_ref
 from webrefs.toolargs import ARGS_MODELS
@@ -151,6 +157,15 @@ def test_after_action_diff_shows_changed_lines(fake: FakeTab) -> None:
 def test_after_action_diff_without_a_baseline_gives_the_snapshot(fake: FakeTab) -> None:
     out = tools_for(fake, after_action="diff").call("web_click", {"ref": "e3"})
     assert "Page now:" in out.content
+
+
+def test_a_failed_follow_up_snapshot_still_reports_the_action(fake: FakeTab) -> None:
+    fake.snapshot_error = SnapshotError("The page could not be read.")
+    out = tools_for(fake, after_action="snapshot").call("web_fill", {"ref": "e1", "value": "x"})
+    assert out.artifact.readback == {"value": "x"}
+    assert out.content.endswith(
+        "\nThe snapshot after it failed: [snapshot_failed] The page could not be read."
+    )
 
 
 def test_get_text_and_every_other_handler(fake: FakeTab) -> None:

@@ -165,8 +165,9 @@ class ToolContext:
         else:
             try:
                 snap = await tab.asnapshot(max_tokens=self.options.max_tokens)
-            except TabClosedError:
-                return ToolOutput(format_action(result), result)
+            except WebrefsError as err:  # the action happened; say so, then why no snapshot
+                note = f"\nThe snapshot after it failed: {err.for_model()}"
+                return ToolOutput(format_action(result) + note, result)
         before = self._registry._seen.get(tab.id)
         self.remember(tab, snap.text)
         if mode == "snapshot" or before is None:
