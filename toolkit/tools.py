@@ -1,8 +1,8 @@
 """The tool registry: every webrefs tool defined once, for every adapter.
 
-A :class:`ToolSpec` is a name, the model-facing description (from ``webrefs.prompts``), a
-pydantic argument model (:mod:`webrefs.toolargs`) and ONE async handler. :class:`WebTools`
-binds the specs to a :class:`~webrefs.Browser` (tools act on its active tab) or to one
+Every tool is one :class:`~webrefs.toolspecs.ToolSpec` (name, description from
+``webrefs.prompts``, pydantic argument model, ONE async handler). :class:`WebTools` binds the
+specs to a :class:`~webrefs.Browser` (tools act on its active tab) or to one
 :class:`~webrefs.Tab`, and runs them by name::
 
     tools = WebTools(browser, after_action="diff")
@@ -19,25 +19,22 @@ agent framework (threads or tasks) never interleave an action with its follow-up
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Iterator, Mapping
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
-
-from pydantic import BaseModel, ValidationError
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
 
 from . import toolargs as A
-from .errors import InvalidArgumentError, TabClosedError, WebrefsError
-from .models import ActionResult
-from .toolfmt import (
-    TabLine,
-    describe_validation_error,
-    format_action,
-    format_error,
-    format_tabs,
-    format_text,
-    tool_list,
+from .errors import InvalidArgumentError, WebrefsError
+from .toolfmt import format_error, tool_list
+from .toolspecs import (
+    DEFAULT_TOOLS,
+    NAVIGATION_TOOLS,
+    OPTIONAL_TOOLS,
+    TOOL_SPECS,
+    ToolContext,
+    ToolOutput,
+    ToolSpec,
 )
-from .toolfmt import snapshot_diff as _diff
 
 if TYPE_CHECKING:
     from ._loop import Runner
@@ -57,7 +54,6 @@ __all__ = [
 ]
 
 AfterAction = Literal["none", "diff", "snapshot"]
-T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -96,232 +92,6 @@ class ToolOptions:
                 object.__setattr__(self, name, tuple(value))
 
 
-@dataclass(frozen=True)
-class ToolOutput:
-    """A tool's result: text for the model and a structured artifact for programs."""
-
-    content: str
-    artifact: Any
-    images: tuple[bytes, ...] = ()
-    """PNG images for models that accept them (``web_screenshot``)."""
-    is_error: bool = False
-    """The call failed; ``content`` says why (``artifact`` is the :class:`WebrefsError`)."""
-
-    def __iter__(self) -> Iterator[Any]:
-        """Unpacks as ``content, artifact``."""
-        return iter((self.content, self.artifact))
-
-
-Handler = Callable[["ToolContext", Any], Awaitable[ToolOutput]]
-Kind = Literal["core", "navigation", "optional", "vision"]
-
-
-@dataclass(frozen=True)
-class ToolSpec:
-    """One tool: the single definition every adapter wraps."""
-
-    name: str
-    description: str
-    args_model: type[BaseModel]
-    handler: Handler = field(repr=False)
-    kind: Kind = "core"
-
-    def json_schema(self) -> dict[str, Any]:
-        """JSON schema of the arguments."""
-        return self.args_model.model_json_schema()
-
-    def parse_args(self, args: Mapping[str, Any] | None) -> BaseModel:
-        """Validate ``args``; an :class:`InvalidArgumentError` names each bad argument."""
-        try:
-            return self.args_model.model_validate(dict(args or {}))
-        except ValidationError as exc:
-            raise InvalidArgumentError(
-                describe_validation_error(exc), hint=f"Check the arguments of {self.name}."
-            ) from None
-
-
-class ToolContext:
-    """What a handler may use: the tab to act on, the browser (when known), the options."""
-
-    def __init__(self, registry: WebTools) -> None:
-        self._registry = registry
-        self.options = registry.options
-        self.browser = registry.browser
-
-    def tab(self) -> Tab:
-        return self._registry.current_tab()
-
-    def remember(self, tab: Tab, text: str) -> None:
-        """The snapshot text the model last saw for ``tab`` (the baseline of diffs)."""
-        self._registry._seen[tab.id] = text
-
-    async def action_output(self, tab: Tab, result: ActionResult) -> ToolOutput:
-        """Summary of ``result`` plus the snapshot or diff asked for by ``after_action``."""
-        mode = self.options.after_action
-        if mode == "none":
-            return ToolOutput(format_action(result), result)
-        if result.snapshot is not None:
-            snap = result.snapshot
-        else:
-            try:
-                snap = await tab.asnapshot(max_tokens=self.options.max_tokens)
-            except WebrefsError as err:  # the action happened; say so, then why no snapshot
-                note = f"\nThe snapshot after it failed: {err.for_model()}"
-                return ToolOutput(format_action(result) + note, result)
-        before = self._registry._seen.get(tab.id)
-        self.remember(tab, snap.text)
-        if mode == "snapshot" or before is None:
-            return ToolOutput(format_action(result, snapshot_text=snap.text), result)
-        diff = result.diff if result.diff is not None else _diff(before, snap.text)
-        return ToolOutput(format_action(result, diff=diff), result)
-
-
-# -- handlers: one per tool ------------------------------------------------------------------
-async def _snapshot(ctx: ToolContext, a: A.SnapshotArgs) -> ToolOutput:
-    tab = ctx.tab()
-    snap = await tab.asnapshot(
-        interactive_only=a.interactive_only,
-        scope=a.scope,
-        max_tokens=a.max_tokens or ctx.options.max_tokens,
-    )
-    ctx.remember(tab, snap.text)
-    return ToolOutput(snap.text, snap)
-
-
-async def _click(ctx: ToolContext, a: A.ClickArgs) -> ToolOutput:
-    tab = ctx.tab()
-    return await ctx.action_output(tab, await tab.aclick(a.ref))
-
-
-async def _fill(ctx: ToolContext, a: A.FillArgs) -> ToolOutput:
-    tab = ctx.tab()
-    return await ctx.action_output(tab, await tab.afill(a.ref, a.value))
-
-
-async def _select(ctx: ToolContext, a: A.SelectArgs) -> ToolOutput:
-    tab = ctx.tab()
-    return await ctx.action_output(tab, await tab.aselect(a.ref, list(a.values)))
-
-
-async def _check(ctx: ToolContext, a: A.CheckArgs) -> ToolOutput:
-    tab = ctx.tab()
-    return await ctx.action_output(tab, await tab.acheck(a.ref, a.checked))
-
-
-async def _scroll(ctx: ToolContext, a: A.ScrollArgs) -> ToolOutput:
-    tab = ctx.tab()
-    return await ctx.action_output(tab, await tab.ascroll(a.direction, a.amount, a.ref))
-
-
-async def _press_key(ctx: ToolContext, a: A.PressKeyArgs) -> ToolOutput:
-    tab = ctx.tab()
-    return await ctx.action_output(tab, await tab.apress_key(a.key, a.ref))
-
-
-async def _get_text(ctx: ToolContext, a: A.GetTextArgs) -> ToolOutput:
-    result = await ctx.tab().aget_text(a.ref, a.max_length)
-    return ToolOutput(format_text(result), result)
-
-
-async def _navigate(ctx: ToolContext, a: A.NavigateArgs) -> ToolOutput:
-    tab = ctx.tab()
-    return await ctx.action_output(tab, await tab.agoto(a.url))
-
-
-async def _go_back(ctx: ToolContext, a: A.GoBackArgs) -> ToolOutput:
-    tab = ctx.tab()
-    return await ctx.action_output(tab, await tab.ago_back())
-
-
-async def _hover(ctx: ToolContext, a: A.HoverArgs) -> ToolOutput:
-    tab = ctx.tab()
-    return await ctx.action_output(tab, await tab.ahover(a.ref))
-
-
-async def _wait_for(ctx: ToolContext, a: A.WaitForArgs) -> ToolOutput:
-    if (a.text is None) == (a.ref is None):
-        raise InvalidArgumentError("web_wait_for needs exactly one of 'text' or 'ref'.")
-    tab = ctx.tab()
-    return await ctx.action_output(tab, await tab.await_for(a.text, a.ref, a.timeout_ms))
-
-
-async def _upload(ctx: ToolContext, a: A.UploadArgs) -> ToolOutput:
-    tab = ctx.tab()
-    return await ctx.action_output(tab, await tab.aupload(a.ref, list(a.paths)))
-
-
-async def _tab_lines(browser: Browser) -> list[TabLine]:
-    try:
-        active_id: str | None = browser.active_tab.id
-    except TabClosedError:
-        active_id = None
-    lines = []
-    for tab in browser.tabs:
-        try:
-            title = await tab.atitle()
-        except WebrefsError:
-            title = ""
-        lines.append(TabLine(id=tab.id, url=tab.url, title=title, active=tab.id == active_id))
-    return lines
-
-
-async def _tabs(ctx: ToolContext, a: A.TabsArgs) -> ToolOutput:
-    browser = ctx.browser
-    if browser is None:
-        raise InvalidArgumentError("web_tabs is not available: these tools act on one tab.")
-    note = ""
-    if a.action != "list":
-        if not a.tab_id:
-            raise InvalidArgumentError(f"web_tabs action '{a.action}' needs a tab_id.",
-                                       hint="Call web_tabs with action 'list' to see the ids.")
-        if a.action == "switch":
-            await browser.aswitch_tab(a.tab_id)
-            note = f"Switched to tab {a.tab_id}; take a snapshot to see it."
-        else:
-            await browser.tab(a.tab_id).aclose()
-            note = f"Closed tab {a.tab_id}."
-    lines = await _tab_lines(browser)
-    return ToolOutput(format_tabs(lines, note=note), lines)
-
-
-async def _screenshot(ctx: ToolContext, a: A.ScreenshotArgs) -> ToolOutput:
-    tab = ctx.tab()
-    png = await tab.ascreenshot(a.full_page)
-    part = "whole page" if a.full_page else "visible part"
-    text = f"Screenshot of the {part} of {tab.url} ({len(png)} bytes, PNG) is attached."
-    return ToolOutput(text, png, images=(png,))
-
-
-def _spec(name: str, handler: Handler, kind: Kind = "core") -> ToolSpec:
-    description = str(A.prompts().tool_description(name))
-    return ToolSpec(name, description, A.ARGS_MODELS[name], handler, kind)
-
-
-TOOL_SPECS: dict[str, ToolSpec] = {
-    s.name: s
-    for s in (
-        _spec("web_snapshot", _snapshot),
-        _spec("web_click", _click),
-        _spec("web_fill", _fill),
-        _spec("web_select", _select),
-        _spec("web_check", _check),
-        _spec("web_scroll", _scroll),
-        _spec("web_press_key", _press_key),
-        _spec("web_get_text", _get_text),
-        _spec("web_navigate", _navigate, "navigation"),
-        _spec("web_go_back", _go_back, "navigation"),
-        _spec("web_hover", _hover, "optional"),
-        _spec("web_wait_for", _wait_for, "optional"),
-        _spec("web_upload", _upload, "optional"),
-        _spec("web_tabs", _tabs, "optional"),
-        _spec("web_screenshot", _screenshot, "vision"),
-    )
-}
-"""Every tool, by name, in the order adapters list them."""
-
-NAVIGATION_TOOLS = tuple(n for n, s in TOOL_SPECS.items() if s.kind == "navigation")
-OPTIONAL_TOOLS = tuple(n for n, s in TOOL_SPECS.items() if s.kind in ("optional", "vision"))
-DEFAULT_TOOLS = tuple(n for n, s in TOOL_SPECS.items() if s.kind in ("core", "navigation"))
 
 
 def _select_tools(options: ToolOptions, *, has_browser: bool) -> list[ToolSpec]:
