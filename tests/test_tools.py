@@ -388,3 +388,14 @@ def test_real_page_actions_snapshots_and_stale_refs(
     stale = tools.run("web_click", {"ref": count})
     assert stale.is_error and stale.content.startswith("web_click failed: [")
     assert "snapshot" in stale.content.lower()
+
+
+@pytest.mark.browser
+def test_navigate_opens_a_tab_when_none_is_open(site: SiteServer) -> None:
+    with Browser.launch() as own:
+        tools = WebTools(own)
+        assert tools.system_prompt().rstrip().endswith("No page is open yet.")
+        assert "[tab_closed]" in tools.run("web_snapshot").content
+        out = tools.call("web_navigate", {"url": site.url("/agents/tools.html")})
+        assert out.artifact.navigated and own.active_tab.url.endswith("/agents/tools.html")
+        assert "Active tab" in tools.system_prompt()

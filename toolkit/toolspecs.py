@@ -164,7 +164,12 @@ async def _get_text(ctx: ToolContext, a: A.GetTextArgs) -> ToolOutput:
 
 
 async def _navigate(ctx: ToolContext, a: A.NavigateArgs) -> ToolOutput:
-    tab = ctx.tab()
+    try:
+        tab = ctx.tab()
+    except TabClosedError:
+        if ctx.browser is None:
+            raise
+        tab = await ctx.browser.anew_tab()  # no tab open yet: navigating opens one
     return await ctx.action_output(tab, await tab.agoto(a.url))
 
 
