@@ -207,27 +207,18 @@ async def measure(page: Page, tab: _BenchTab, res: PageResult, repeat: int) -> N
     mine = Counter(our_items(tree))
     mine_roles = Counter(role for role, _ in mine.elements())
     res.aria_count = len(theirs)
-    unmatched: list[AriaItem] = []
-    for item in theirs:  # exact role and name first
-        key = (item.role, item.name)
-        if mine[key] > 0:
-            mine[key] -= 1
-            mine_roles[item.role] -= 1
-            res.role_hits += 1
-            res.name_hits += 1
-        else:
-            unmatched.append(item)
-    rest: list[AriaItem] = []
-    for item in unmatched:  # then spacing/case-insensitive names
-        hit = next((k for k in mine if k[0] == item.role and mine[k] > 0
-                    and same_name(k[1], item.name)), None)
-        if hit:
+    rest: list[AriaItem] = theirs
+    for exact in (True, False):  # exact role and name first, then spacing/case/cap tolerant
+        pending, rest = rest, []
+        for item in pending:
+            hit = _find(mine, item, exact)
+            if hit is None:
+                rest.append(item)
+                continue
             mine[hit] -= 1
             mine_roles[item.role] -= 1
             res.role_hits += 1
             res.name_hits += 1
-        else:
-            rest.append(item)
     for item in rest:
         why = await why_hidden(page, item.ref)
         if why:
@@ -241,6 +232,14 @@ async def measure(page: Page, tab: _BenchTab, res: PageResult, repeat: int) -> N
             res.name_diffs.append(f'{item.role} "{item.name[:60]}" vs ours "{best[:60]}"')
         else:
             res.misses.append(f'{item.role} "{item.name[:60]}"')
+
+
+def _find(mine: Counter[tuple[str, str]], item: AriaItem, exact: bool) -> tuple[str, str] | None:
+    if exact:
+        key = (item.role, item.name)
+        return key if mine[key] > 0 else None
+    return next((k for k in mine if k[0] == item.role and mine[k] > 0
+                 and same_name(k[1], item.name)), None)
 
 
 def _common(a: str, b: str) -> int:

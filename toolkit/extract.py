@@ -33,9 +33,14 @@ if TYPE_CHECKING:
 __all__ = ["ExtractLimits", "extract_page"]
 
 _FRAME_KEY_JS = (
-    f"(el) => {{ const r = window[{REGISTRY_KEY!r}];"
-    " return r ? r.frames.get(el) ?? null : null; }"
-)
+    # The key of an iframe element in its document's registry, made on first use (the same
+    # get-or-create as extractor.js, so it can run before or after the parent frame's walk).
+    "(el) => { const K = '__KEY__'; let r = window[K];"
+    " if (!r) { r = { books: new Map(), frames: new WeakMap(), frameNext: 1 };"
+    " try { Object.defineProperty(window, K, { value: r }); } catch (e) { return null; } }"
+    " let k = r.frames.get(el);"
+    " if (k === undefined) { k = r.frameNext++; r.frames.set(el, k); } return k; }"
+).replace("__KEY__", REGISTRY_KEY)
 _MAX_TREE_DEPTH = 240
 """Deepest stitched tree (pydantic validates nested dicts up to ~250 levels)."""
 
@@ -112,33 +117,12 @@ async def extract_page(
                        else "failed to load (the browser shows an error page)")
             r.key = await _frame_key(r)
             return
-        try:
-            text = await asyncio.wait_for(r.frame.evaluate(script_body(), opts), timeout)
-            r.data = load_frame_json(text)
+        if is_main:
+            await _read_frame(r, opts, timeout, root_selector)
+        else:
+            _, r.key = await asyncio.gather(_read_frame(r, opts, timeout, None), _frame_key(r))
+        if r.data is not None:
             book.advance(r.prefix, int(r.data.get("nextRef") or 1))
-        except TimeoutError:
-            if is_main:
-                raise SnapshotError(
-                    f"Reading the page timed out after {timeout:g} s.",
-                    hint="The page may be busy running scripts; wait and try again.",
-                ) from None
-            r.error = f"timed out after {timeout:g} s (still loading or busy)"
-        except PlaywrightError as exc:
-            if is_main:
-                message = str(exc)
-                bad_selector = "SyntaxError" in message or "not a valid" in message
-                if root_selector is not None and bad_selector:
-                    raise InvalidArgumentError(
-                        f"root_selector {root_selector[:100]!r} is not a valid CSS selector."
-                    ) from None
-                raise translate_playwright_error(exc, doing="reading the page") from None
-            r.error = _frame_error(exc)
-        except SnapshotFormatError as exc:
-            if is_main:
-                raise
-            r.error = f"unreadable output: {exc.message}"
-        if not is_main and r.frame.parent_frame is not None:
-            r.key = await _frame_key(r)
 
     results = await asyncio.gather(*(read(r) for r in reads), return_exceptions=True)
     for res in results:
@@ -158,6 +142,37 @@ async def extract_page(
         tree_model = tree_model.model_copy(update={"dialogs": list(tab.dialog_log)})
     tab.last_tree = tree_model
     return tree_model
+
+
+async def _read_frame(
+    r: _FrameRead, opts: dict[str, Any], timeout: float, root_selector: str | None
+) -> None:
+    """Run the extractor in one frame; child frame failures are kept in ``r.error``."""
+    is_main = r.frame.parent_frame is None
+    try:
+        text = await asyncio.wait_for(r.frame.evaluate(script_body(), opts), timeout)
+        r.data = load_frame_json(text)
+    except TimeoutError:
+        if is_main:
+            raise SnapshotError(
+                f"Reading the page timed out after {timeout:g} s.",
+                hint="The page may be busy running scripts; wait and try again.",
+            ) from None
+        r.error = f"timed out after {timeout:g} s (still loading or busy)"
+    except PlaywrightError as exc:
+        if is_main:
+            message = str(exc)
+            bad_selector = "SyntaxError" in message or "not a valid" in message
+            if root_selector is not None and bad_selector:
+                raise InvalidArgumentError(
+                    f"root_selector {root_selector[:100]!r} is not a valid CSS selector."
+                ) from None
+            raise translate_playwright_error(exc, doing="reading the page") from None
+        r.error = _frame_error(exc)
+    except SnapshotFormatError as exc:
+        if is_main:
+            raise
+        r.error = f"unreadable output: {exc.message}"
 
 
 def _frame_error(exc: BaseException) -> str:
