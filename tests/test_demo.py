@@ -12,7 +12,6 @@ from pathlib import Path
 import pytest
 from webrefs.demo import demo_site, load_demo_task, main
 from webrefs.errors import WebrefsError
-from webrefs.scripted import ScriptedModel, find_ref
 
 
 def test_demo_task_is_package_data() -> None:
@@ -31,23 +30,6 @@ def test_demo_site_serves_the_bundled_pages() -> None:
             assert b'type="search"' in response.read()
         with urllib.request.urlopen(base + "article-veldmark.html", timeout=5) as response:
             assert b"built\n    in 1887" in response.read()
-
-
-def test_find_ref_reads_outline_lines() -> None:
-    text = ('- main:\n  - search:\n    - searchbox "Search articles" [placeholder="x"] [ref=e4]\n'
-            '    - button "Search" [ref=e5]\n  - link "Veldmark Lighthouse" [ref=f1e13]')
-    assert find_ref(text, ["searchbox", "textbox"], "search") == "e4"
-    assert find_ref(text, ["button"], "Search") == "e5"
-    assert find_ref(text, ["link"], "veldmark") == "f1e13"
-    assert find_ref(text, ["link"], "harbour") is None
-    assert find_ref(text, ["main"]) is None  # no ref on that line
-
-
-def test_scripted_model_fails_loudly_without_the_needed_element() -> None:
-    model = ScriptedModel(load_demo_task())
-    assert model.next_call(None) == ("web_snapshot", {})
-    with pytest.raises(WebrefsError, match="needs a searchbox/textbox named 'Search'"):
-        model.next_call('- button "Go" [ref=e1]')
 
 
 @pytest.mark.browser
@@ -69,14 +51,6 @@ def test_demo_rejects_unknown_options(capsys: pytest.CaptureFixture[str]) -> Non
         main(["--after-action", "sometimes"])
     assert info.value.code == 2
     assert "invalid choice" in capsys.readouterr().err
-
-
-def test_task_success_check() -> None:
-    task = load_demo_task()
-    assert task.check("It was built in 1887.", "http://h/article-veldmark.html") == []
-    failed = task.check("I do not know.", "http://h/index.html")
-    assert failed == ["the answer does not contain '1887'",
-                      "the final URL 'http://h/index.html' does not contain 'article-veldmark'"]
 
 
 @pytest.mark.browser
