@@ -28,7 +28,7 @@ except ImportError as exc:  # pragma: no cover - exercised by a subprocess test
         "webrefs.adapters.langchain needs langchain-core: pip install 'webrefs[langchain]'"
     ) from exc
 
-from pydantic import ConfigDict, Field, PrivateAttr, SkipValidation, ValidationError
+from pydantic import ConfigDict, Field, PrivateAttr, SkipValidation
 from webrefs.browser import Browser
 from webrefs.errors import WebrefsError
 from webrefs.tab import Tab
@@ -36,10 +36,6 @@ from webrefs.toolfmt import format_error, format_validation_error
 from webrefs.tools import ToolOutput, ToolSpec, WebTools
 
 __all__ = ["WebTool", "WebToolkit"]
-
-
-def _validation_message(tool: str, exc: ValidationError) -> str:
-    return format_validation_error(tool, exc)
 
 
 def _content(out: ToolOutput) -> str | list[str | dict[str, Any]]:
@@ -70,7 +66,7 @@ class WebTool(BaseTool):
             description=spec.description,
             args_schema=spec.args_model,
             webtools=webtools,
-            handle_validation_error=partial(_validation_message, spec.name),
+            handle_validation_error=partial(format_validation_error, spec.name),
         )
 
     def _run(self, **kwargs: Any) -> tuple[Any, Any]:

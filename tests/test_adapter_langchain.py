@@ -322,10 +322,11 @@ class ParallelTurnModel(BaseChatModel):
                      ("web_check", {"ref": agree}),
                      ("web_get_text", {"max_length": 300}),
                      ("web_click", {"ref": "e999999"}),
+                     ("web_fill", {"ref": name}),
                      ("web_snapshot", {})]
         else:
             results = [m for m in messages if isinstance(m, ToolMessage)]
-            text = " | ".join(f"{m.name}:{m.status}" for m in results[-5:])
+            text = " | ".join(f"{m.name}:{m.status}" for m in results[-6:])
             return ChatResult(generations=[ChatGeneration(message=AIMessage(content=text))])
         message = AIMessage(content="", tool_calls=[
             {"name": n, "args": a, "id": f"p{self.turns}_{i}", "type": "tool_call"}
@@ -349,9 +350,10 @@ async def test_parallel_tool_calls_in_one_turn(
         result = await agent.ainvoke(question)
     final = result["messages"][-1].content
     assert final == ("web_fill:success | web_check:success | web_get_text:success | "
-                     "web_click:error | web_snapshot:success")
-    bad = next(m for m in result["messages"] if isinstance(m, ToolMessage) and m.name ==
-               "web_click")
-    assert "[unknown_ref]" in bad.content
+                     "web_click:error | web_fill:error | web_snapshot:success")
+    errors = [m.content for m in result["messages"]
+              if isinstance(m, ToolMessage) and m.status == "error"]
+    assert "[unknown_ref]" in errors[0]
+    assert "argument 'value' is required" in errors[1]
     page = await tab.asnapshot()
     assert 'textbox "Name"' in page.text and "Grace" in page.text
