@@ -144,14 +144,20 @@ async def perform(tab: TabCore, action: str, target: object | None, act: ActFn, 
         url_before = tab.page.url
         opened_before = len(tab.browser.opened_log)
         downloads_before = len(tab.downloads)
-        resolved = await resolve(tab, target) if target is not None else None
+        resolved: Target | None
+        ready: readiness.Readiness | None
+        if target is not None and wait:
+            # independent page round trips: find the element while the monitor is installed
+            resolved, ready = await _resolve_and_arm(tab, target)
+        else:
+            resolved = await resolve(tab, target) if target is not None else None
+            ready = await readiness.arm(tab) if wait else None
         partial = ActionResult(
             action=action, target=str(target) if target is not None else None,
             ref=resolved.ref if resolved else None,
             matched_by=resolved.matched_by if resolved else None,
             url_before=url_before, url_after=url_before,
         )
-        ready = await readiness.arm(tab) if wait else None
         limit = (limit_ms or timeout_ms(tab)) / 1000 + _GRACE_S
         try:
             outcome = await asyncio.wait_for(act(resolved), timeout=limit)
@@ -202,6 +208,17 @@ async def perform(tab: TabCore, action: str, target: object | None, act: ActFn, 
         return await _after(tab, result)
 
     return await tab.call(doing, body)
+
+
+async def _resolve_and_arm(tab: TabCore, target: object) -> tuple[Target, readiness.Readiness]:
+    found, armed = await asyncio.gather(resolve(tab, target), readiness.arm(tab),
+                                        return_exceptions=True)
+    if isinstance(armed, BaseException):
+        raise armed
+    if isinstance(found, BaseException):
+        armed.close()
+        raise found
+    return found, armed
 
 
 async def _safe_covered(tab: TabCore, target: Target, doing: str) -> NotActionableError | None:

@@ -12,8 +12,9 @@ now on) and starts counting the requests the page makes. After the action,
   running before the action, websockets, images and fonts are never waited for),
 - a navigation that started has reached ``DOMContentLoaded``,
 - and the DOM has been quiet for a window, counted from the end of the action: ``quiet_ms``
-  (default 500 ms) once asynchronous work was seen, a short window (at most ``SHORT_QUIET_MS``)
-  on a page where nothing was pending, so a static page returns in about a tenth of a second.
+  (default 500 ms) once asynchronous work was seen (a pending request or slow timer, or DOM
+  changes after the action returned), else a short window (at most ``SHORT_QUIET_MS``), so a
+  static page, whose changes all happen during the click itself, returns in tens of ms.
 
 Everything is bounded by ``max_wait_ms``: every page evaluation has its own short timeout, so a
 page whose main thread is stuck in ``while(true)``, a dialog storm, an animation or a page that
@@ -24,13 +25,13 @@ waited for.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import time
+import weakref
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from playwright.async_api import Error as PlaywrightError
-from playwright.async_api import Frame, Request
+from playwright.async_api import Frame, Page, Request
 
 if TYPE_CHECKING:
     from ..tab import TabCore
@@ -43,7 +44,7 @@ __all__ = [
     "arm",
 ]
 
-SHORT_QUIET_MS = 100
+SHORT_QUIET_MS = 50
 """Quiet window when no asynchronous work (timer, request, navigation) was seen."""
 REQUEST_PATIENCE_MS = 2_000
 """A request running longer than this is treated as background (long polling)."""
@@ -128,11 +129,46 @@ _MONITOR_JS = """
   }
   return {fresh, mut: st.mut - st.mut0, added: st.added - st.added0,
           sinceMut: now - Math.max(st.last, st.settleFrom || 0),
+          mutAfter: st.last > (st.settleFrom || 0),
           timers: st.timers, slowTimer: !!st.sawSlowTimer,
           readyState: document.readyState, focused, scrollHeight:
           (document.scrollingElement || document.documentElement).scrollHeight};
 }
 """
+
+
+class _Tracker:
+    """Page event listeners attached once per page (adding and removing Playwright listeners
+    costs a round trip to the driver each time); forwards events to the running waits."""
+
+    def __init__(self, page: Page) -> None:
+        self.watchers: set[Readiness] = set()
+        page.on("request", self._request)
+        page.on("requestfinished", self._done)
+        page.on("requestfailed", self._done)
+        page.on("framenavigated", self._navigated)
+
+    def _request(self, request: Request) -> None:
+        for w in list(self.watchers):
+            w._on_request(request)
+
+    def _done(self, request: Request) -> None:
+        for w in list(self.watchers):
+            w._on_request_done(request)
+
+    def _navigated(self, frame: Frame) -> None:
+        for w in list(self.watchers):
+            w._on_frame_navigated(frame)
+
+
+_TRACKERS: weakref.WeakKeyDictionary[Page, _Tracker] = weakref.WeakKeyDictionary()
+
+
+def _tracker(page: Page) -> _Tracker:
+    found = _TRACKERS.get(page)
+    if found is None:
+        found = _TRACKERS[page] = _Tracker(page)
+    return found
 
 
 @dataclass
@@ -150,7 +186,7 @@ class ReadyReport:
     focused: str | None = None
 
 
-@dataclass
+@dataclass(eq=False)
 class Readiness:
     """One readiness wait; create it with :func:`arm` before the action."""
 
@@ -183,24 +219,14 @@ class Readiness:
             self.navigated = True
 
     def _listen(self) -> None:
-        page = self.tab.page
-        page.on("request", self._on_request)
-        page.on("requestfinished", self._on_request_done)
-        page.on("requestfailed", self._on_request_done)
-        page.on("framenavigated", self._on_frame_navigated)
+        _tracker(self.tab.page).watchers.add(self)
         self._listening = True
 
     def _unlisten(self) -> None:
         if not self._listening:
             return
         self._listening = False
-        page = self.tab.page
-        for event, fn in (("request", self._on_request),
-                          ("requestfinished", self._on_request_done),
-                          ("requestfailed", self._on_request_done),
-                          ("framenavigated", self._on_frame_navigated)):
-            with contextlib.suppress(KeyError, ValueError):
-                page.remove_listener(event, fn)
+        _tracker(self.tab.page).watchers.discard(self)
 
     def close(self) -> None:
         """Stop listening (``settle`` does this itself)."""
@@ -262,7 +288,7 @@ class Readiness:
             self.mutations = max(self.mutations, int(state.get("mut", 0)))
             self.added = max(self.added, int(state.get("added", 0)))
             report.focused = state.get("focused")
-            if state.get("slowTimer"):
+            if state.get("slowTimer") or state.get("mutAfter"):
                 self.saw_async = True
             pending = self._pending_requests(now)
             report.pending_requests = pending
