@@ -41,6 +41,7 @@ GOLDEN_CASES: list[tuple[str, str, dict[str, Any]]] = [
     ("shop", "summary_200", {"max_tokens": 200}),
     ("shop", "max_tokens_300", {"max_tokens": 300, "interactive_only": False}),
     ("shop", "max_chars_400", {"max_chars": 400}),
+    ("shop", "max_chars_700", {"max_chars": 700}),
     ("shop", "cl100k", {"encoding": "cl100k_base", "max_nodes": 6}),
     ("login_focus", "default", {}),
     ("login_focus", "max_nodes_3", {"max_nodes": 3}),
@@ -119,7 +120,7 @@ def test_markers_say_how_many_of_what_and_how_to_see_them() -> None:
     assert markers, snap.text
     total = sum(int(re.search(r"\.\.\. (\d+) more", m).group(1)) for m in markers)  # type: ignore[union-attr]
     assert total == 11 - len(snap.refs)
-    assert all(re.search(r"\((scope=|web_scroll|web_get_text|raise max_tokens)", m)
+    assert all(re.search(r"\((scope=|web_scroll|web_get_text|raise max_nodes)", m)
                for m in markers)
     assert snap.stats.truncated and snap.stats.truncation_reasons == ["max_nodes"]
 
@@ -153,9 +154,12 @@ def test_scope_ref_renders_only_the_subtree_and_unknown_scope_fails() -> None:
 
 
 def test_max_chars_and_reason() -> None:
-    snap = render(load("shop"), max_chars=400)
-    assert len(snap.text) <= 400
-    assert "max_chars" in snap.stats.truncation_reasons
+    snap = render(load("shop"), max_chars=700)
+    assert len(snap.text) <= 700 and 0 < len(snap.refs) < 11
+    assert snap.stats.truncation_reasons == ["max_chars"]
+    tiny = render(load("shop"), max_chars=400)
+    assert "summary=true" in tiny.text and "raise max_chars (now 400)" in tiny.text
+    assert tiny.stats.truncation_reasons == ["max_chars"]
 
 
 def test_priority_focused_dialog_form_first() -> None:

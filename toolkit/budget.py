@@ -68,11 +68,13 @@ class Fitter:
         self.page_url = page_url
         self.max_text = max_text
         self.cap = cap
+        self.binding = "max_tokens"
+        """The limit that stopped admission (named in markers' hints)."""
         self.lead = list(lead)
         self.tail = list(tail)
         self.notes = self.lead + self.tail
         self.sep_chars = len(fmt.separator)
-        self.max_markers = max(1, min(8, limits.max_tokens // 400, limits.max_chars // 1500))
+        self.max_markers = max(2, min(8, limits.max_tokens // 400, limits.max_chars // 1500))
         a = fmt.node(0, "link", "x", [], [], "e1", False)
         b = fmt.node(1, "link", "y", [], [], "e2", False)
         self.sep_tokens = max(0, counter.exact(a + fmt.separator + b) - counter.exact(a)
@@ -253,12 +255,13 @@ class Fitter:
             return f"web_scroll {direction} to see them"
         if not any(items[c].interactive for c in group):
             return "web_get_text for the text"
-        return "raise max_tokens to see them"
+        return f"raise {self.binding} to see them"
 
     # -- the whole fit -----------------------------------------------------------------------
     def fit(self) -> Fit:
         drawn, _, kept, stop = self.admit()
         reasons = [stop] if stop else []
+        self.binding = stop or "max_tokens"
         lim = self.limits
         while True:
             text, tokens = self._finish(drawn, kept)

@@ -107,7 +107,8 @@ def render(tree: PageTree, options: RenderOptions | None = None, **overrides: An
             fit = None
     if fit is None:
         text, tokens, refs_shown = _summary(tree, opts, fmt, counter, header, lead,
-                                            items[order[0]] if order else None)
+                                            items[order[0]] if order else None,
+                                            summary_reasons[0])
         reasons = list(summary_reasons)
         drawn_refs = [items[order[0]]] if refs_shown and order else []
         nodes = len(drawn_refs)
@@ -148,7 +149,7 @@ def _node_ref(it: Item) -> NodeRef:
 
 def _summary(tree: PageTree, opts: RenderOptions, fmt: TextFormat | JsonFormat,
              counter: TokenCounter, header: Any, lead: list[str],
-             first: Item | None) -> tuple[str, int, bool]:
+             first: Item | None, limit: str) -> tuple[str, int, bool]:
     """The summary tier, fitted to the budget. Returns (text, tokens, focused ref shown)."""
     root = tree.root
     focus_line: str | None = None
@@ -162,8 +163,9 @@ def _summary(tree: PageTree, opts: RenderOptions, fmt: TextFormat | JsonFormat,
         fixed.append((focus_line, True))
     fixed.append((fmt.note(0, "summary", count_page(root).describe()), False))
     fixed.append((fmt.note(0, "scroll", scroll_line(tree)), False))
-    fixed.append((fmt.note(0, "...", f"raise max_tokens (now {opts.max_tokens}) for the "
-                           "outline, or web_get_text for the text"), False))
+    now = getattr(opts, limit, opts.max_tokens)
+    fixed.append((fmt.note(0, "...", f"raise {limit} (now {now}) for the outline, "
+                           "or web_get_text for the text"), False))
     body = visible_text(root, 500)
     claim = opts.max_tokens
     text = ""
