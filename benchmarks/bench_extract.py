@@ -202,12 +202,19 @@ async def measure(page: Page, tab: _BenchTab, res: PageResult, repeat: int) -> N
             js.append(tree.stats.js_time_ms)
     assert tree is not None
     res.ours_ms, res.aria_ms, res.js_ms = (min(x) for x in (ours, aria, js))
-    res.truncated = tree.stats.truncated
+    res.truncated = "maxNodes" in tree.stats.truncated_reasons
     theirs = parse_aria(aria_text)
     mine = Counter(our_items(tree))
     mine_roles = Counter(role for role, _ in mine.elements())
     res.aria_count = len(theirs)
-    rest: list[AriaItem] = theirs
+    # Where the aria snapshot has more of a (role, name) than we do, find out first which of
+    # them are hidden, so that the visible ones are matched first.
+    wanted = Counter((i.role, i.name) for i in theirs)
+    why: dict[int, str | None] = {}
+    for item in theirs:
+        if wanted[(item.role, item.name)] > mine[(item.role, item.name)]:
+            why[id(item)] = await why_hidden(page, item.ref)
+    rest: list[AriaItem] = sorted(theirs, key=lambda i: why.get(id(i)) is not None)
     for exact in (True, False):  # exact role and name first, then spacing/case/cap tolerant
         pending, rest = rest, []
         for item in pending:
@@ -220,10 +227,10 @@ async def measure(page: Page, tab: _BenchTab, res: PageResult, repeat: int) -> N
             res.role_hits += 1
             res.name_hits += 1
     for item in rest:
-        why = await why_hidden(page, item.ref)
-        if why:
+        reason = why[id(item)] if id(item) in why else await why_hidden(page, item.ref)
+        if reason:
             res.hidden += 1
-            res.hidden_list.append(f'{item.role} "{item.name[:50]}" ({why})')
+            res.hidden_list.append(f'{item.role} "{item.name[:50]}" ({reason})')
         elif mine_roles[item.role] > 0:
             mine_roles[item.role] -= 1
             res.role_hits += 1
@@ -261,8 +268,11 @@ async def why_hidden(page: Page, ref: str | None) -> str | None:
         why = await handle.evaluate(WHY_HIDDEN_JS)
         await handle.dispose()
         return str(why) if why else None
-    except Exception:  # a ref that cannot be found is simply not explained
+    except Exception as exc:  # a ref that cannot be found is simply not explained
+        print(f"  (could not check {ref}: {str(exc).splitlines()[0][:120]})", file=sys.stderr)
         return None
+
+
 
 
 def _serve_only(url: str, body: bytes) -> Any:
@@ -348,7 +358,7 @@ def report(results: list[PageResult], repeat: int) -> str:
         f"| name agreement | {name_hits / counted if counted else 1:.3f} ({name_hits}/{counted}) "
         "| >= 0.95 |",
         f"| deliberately hidden (apart) | {hidden} | |",
-        f"| pages where our node cap bit | {sum(r.truncated for r in ok)} | |",
+        f"| pages where our node cap (maxNodes) bit | {sum(r.truncated for r in ok)} | |",
     ]
     errors = [r for r in results if r.error]
     if errors:
