@@ -165,3 +165,15 @@ def test_attribute_copy_decoy_does_not_receive_the_click(tab: Tab, site: SiteSer
     evaluate(tab, "window.plantDecoy()")
     tab.click(ref)
     assert evaluate(tab, "window.clicked") == ["real"]
+
+
+def test_planted_fake_registry_is_not_used(tab: Tab, site: SiteServer) -> None:
+    tab.goto(site.url("/extract/fake-registry.html"))
+    tree = extract(tab)
+    ref = find(tree, role="button", name="Real button").ref
+    assert ref and 'id="real"' in resolve_html(tab, ref)
+    assert tab._core.refs.registry_key != "__webrefsRegistry"
+    keys = evaluate(
+        tab, "() => Object.getOwnPropertyNames(window).filter(k => k.startsWith('__webrefs'))"
+    )
+    assert len(keys) == 2  # the planted one and this tab's own, unguessable one

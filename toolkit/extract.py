@@ -24,7 +24,6 @@ from .errors import (
     translate_playwright_error,
 )
 from .models import PageTree
-from .refs import REGISTRY_KEY
 from .script import load_frame_json, script_body, tree_from_dict
 
 if TYPE_CHECKING:
@@ -35,12 +34,12 @@ __all__ = ["ExtractLimits", "extract_page"]
 _FRAME_KEY_JS = (
     # The key of an iframe element in its document's registry, made on first use (the same
     # get-or-create as extractor.js, so it can run before or after the parent frame's walk).
-    "(el) => { const K = '__KEY__'; let r = window[K];"
+    "(el, K) => { let r = window[K];"
     " if (!r) { r = { books: new Map(), frames: new WeakMap(), frameNext: 1 };"
     " try { Object.defineProperty(window, K, { value: r }); } catch (e) { return null; } }"
     " let k = r.frames.get(el);"
     " if (k === undefined) { k = r.frameNext++; r.frames.set(el, k); } return k; }"
-).replace("__KEY__", REGISTRY_KEY)
+)
 _MAX_TREE_DEPTH = 240
 """Deepest stitched tree (pydantic validates nested dicts up to ~250 levels)."""
 
@@ -110,17 +109,20 @@ async def extract_page(
             "prefix": r.prefix,
             "nextRef": book.next_number(r.prefix),
             "rootSelector": root_selector if is_main else None,
+            "registryKey": book.registry_key,
         }
         timeout = limits.main_timeout_s if is_main else limits.frame_timeout_s
         if not is_main and (not r.frame.url or r.frame.url.startswith("chrome-error:")):
             r.error = ("still loading (no document yet)" if not r.frame.url
                        else "failed to load (the browser shows an error page)")
-            r.key = await _frame_key(r)
+            r.key = await _frame_key(r, book.registry_key)
             return
         if is_main:
             await _read_frame(r, opts, timeout, root_selector)
         else:
-            _, r.key = await asyncio.gather(_read_frame(r, opts, timeout, None), _frame_key(r))
+            _, r.key = await asyncio.gather(
+                _read_frame(r, opts, timeout, None), _frame_key(r, book.registry_key)
+            )
         if r.data is not None:
             book.advance(r.prefix, int(r.data.get("nextRef") or 1))
 
@@ -185,14 +187,14 @@ def _frame_error(exc: BaseException) -> str:
     return f"could not be read: {text[:160]}"
 
 
-async def _frame_key(r: _FrameRead) -> int | None:
+async def _frame_key(r: _FrameRead, registry_key: str) -> int | None:
     """Which iframe element of the parent document holds this frame (registry key)."""
     try:
         element = await asyncio.wait_for(r.frame.frame_element(), 3.0)
     except (PlaywrightError, TimeoutError):
         return None
     try:
-        key = await asyncio.wait_for(element.evaluate(_FRAME_KEY_JS), 3.0)
+        key = await asyncio.wait_for(element.evaluate(_FRAME_KEY_JS, registry_key), 3.0)
     except (PlaywrightError, TimeoutError):
         key = None
     finally:

@@ -18,6 +18,8 @@
  *   prefix          ref prefix of this frame: "" for the main frame, "f1", "f2"... ("")
  *   nextRef         number the next new ref continues from (1)
  *   rootSelector    CSS selector: extract only the first matching subtree (null)
+ *   registryKey     global name of the page-side ref registry ("__webrefsRegistry"); a host
+ *                   may pick an unguessable one per tab so a page cannot plant a fake first
  *
  * Output object:
  *   version      1
@@ -78,7 +80,7 @@
   const doc = document;
 
   // ---- registry ---------------------------------------------------------------------------
-  const KEY = '__webrefsRegistry';
+  const KEY = typeof o.registryKey === 'string' && o.registryKey ? o.registryKey : '__webrefsRegistry';
   let reg = win[KEY];
   if (!reg || typeof reg !== 'object' || !(reg.books instanceof Map)) {
     reg = { books: new Map(), frames: new WeakMap(), frameNext: 1 };

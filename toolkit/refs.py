@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import re
+import secrets
 from typing import TYPE_CHECKING
 
 from playwright.async_api import ElementHandle, Frame, JSHandle
@@ -34,7 +35,9 @@ if TYPE_CHECKING:
 __all__ = ["MAX_TARGET_CHARS", "REGISTRY_KEY", "RefBook", "parse_ref", "resolve_ref", "split_ref"]
 
 REGISTRY_KEY = "__webrefsRegistry"
-"""Global name of the page-side registry (must match extractor.js)."""
+"""Default global name of the page-side registry (extractor.js uses it when given none).
+Each tab uses its own unguessable name (:attr:`RefBook.registry_key`), so a page cannot plant
+a fake registry before the first snapshot."""
 
 MAX_TARGET_CHARS = 200
 """Longest target string accepted."""
@@ -93,6 +96,8 @@ class RefBook:
     """Per-tab ref state that outlives documents. Only touched on the Browser's loop."""
 
     def __init__(self) -> None:
+        self.registry_key = f"__webrefs_{secrets.token_hex(8)}"
+        """Global name of this tab's page-side registry in every document it reads."""
         self._next: dict[str, int] = {"": 1}
         self._prefix_of: dict[Frame, str] = {}
         self._frame_of: dict[str, Frame] = {}
@@ -176,7 +181,7 @@ async def resolve_ref(tab: TabCore, ref: str) -> tuple[Frame, ElementHandle]:
     if frame is None or frame.is_detached():
         raise stale
     try:
-        handle = await frame.evaluate_handle(_LOOKUP_JS, [REGISTRY_KEY, prefix, bare])
+        handle = await frame.evaluate_handle(_LOOKUP_JS, [book.registry_key, prefix, bare])
     except PlaywrightError as exc:
         error = translate_playwright_error(exc, doing=f"finding ref {bare}")
         if isinstance(error, BrowserClosedError | PageCrashedError):
