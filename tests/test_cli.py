@@ -27,3 +27,10 @@ def test_unknown_command_is_a_usage_error(capsys: pytest.CaptureFixture[str]) ->
         main(["frobnicate"])
     assert info.value.code == 2
     assert "invalid choice" in capsys.readouterr().err
+
+
+def test_demo_options_reach_the_demo(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(["demo", "--help"])
+    assert info.value.code == 0
+    assert "--" in capsys.readouterr().out  # the demo's own options are listed

@@ -104,6 +104,13 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["demo"]:
+        # Everything after 'demo' belongs to the demo, options included.
+        from .demo import main as demo_main
+
+        code: int = demo_main(argv[1:])
+        return code
     args = _parser().parse_args(argv)
     result: int = args.func(args)
     return result

@@ -211,14 +211,15 @@ class ActionResult(_Model):
 
     def summary(self) -> str:
         """One line of what happened and what changed (for tool messages)."""
-        parts = [self.message or f"{self.action} {'done' if self.success else 'failed'}"]
+        head = self.message or f"{self.action} {'done' if self.success else 'failed'}"
+        parts = [head.rstrip().rstrip(".")]
         if self.navigated and self.url_after:
             parts.append(f"navigated to {self.url_after}")
         if self.new_tabs:
             parts.append(f"opened tab(s) {', '.join(self.new_tabs)}")
         for d in self.dialogs:
             parts.append(f"{d.type} dialog {d.handled}: {d.message[:200]!r}")
-        return "; ".join(parts)
+        return "; ".join(parts) + "."
 
 
 class TextResult(_Model):
