@@ -176,4 +176,4 @@ def test_planted_fake_registry_is_not_used(tab: Tab, site: SiteServer) -> None:
     keys = evaluate(
         tab, "() => Object.getOwnPropertyNames(window).filter(k => k.startsWith('__webrefs'))"
     )
-    assert len(keys) == 2  # the planted one and this tab's own, unguessable one
+    assert len(keys) == 2  # the planted one and the real one, whose name is unguessable

@@ -34,10 +34,10 @@ if TYPE_CHECKING:
 
 __all__ = ["MAX_TARGET_CHARS", "REGISTRY_KEY", "RefBook", "parse_ref", "resolve_ref", "split_ref"]
 
-REGISTRY_KEY = "__webrefsRegistry"
-"""Default global name of the page-side registry (extractor.js uses it when given none).
-Each tab uses its own unguessable name (:attr:`RefBook.registry_key`), so a page cannot plant
-a fake registry before the first snapshot."""
+REGISTRY_KEY = f"__webrefs_{secrets.token_hex(8)}"
+"""Global name of the page-side registry in every document this process reads: random per
+process, so a page cannot plant a fake registry under it before the first snapshot. (Hosts
+that run extractor.js themselves get ``__webrefsRegistry`` unless they pass ``registryKey``.)"""
 
 MAX_TARGET_CHARS = 200
 """Longest target string accepted."""
@@ -96,8 +96,8 @@ class RefBook:
     """Per-tab ref state that outlives documents. Only touched on the Browser's loop."""
 
     def __init__(self) -> None:
-        self.registry_key = f"__webrefs_{secrets.token_hex(8)}"
-        """Global name of this tab's page-side registry in every document it reads."""
+        self.registry_key = REGISTRY_KEY
+        """Global name of the page-side registry in every document this tab reads."""
         self._next: dict[str, int] = {"": 1}
         self._prefix_of: dict[Frame, str] = {}
         self._frame_of: dict[str, Frame] = {}
