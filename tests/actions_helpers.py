@@ -20,3 +20,15 @@ def ref(tab: Tab, role: str, name: str) -> str:
 def js(tab: Tab, script: str, arg: Any = None) -> Any:
     """Evaluate ``script`` in the tab's page (on the browser's loop)."""
     return tab._runner.run(tab.page.evaluate(script, arg))
+
+
+def text_of(tab: Tab, element_id: str) -> str:
+    """``textContent`` of the element with that id."""
+    return str(js(tab, "(id) => document.getElementById(id).textContent", element_id))
+
+
+def opened(tab: Tab, url: str) -> Tab:
+    """``tab`` at ``url`` with a snapshot taken (so refs exist)."""
+    tab.goto(url)
+    tab.snapshot()
+    return tab

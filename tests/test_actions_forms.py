@@ -6,16 +6,14 @@ import pytest
 from webrefs import Tab
 from webrefs.errors import InvalidArgumentError, NotActionableError, VerificationError
 
-from tests.actions_helpers import js, ref
+from tests.actions_helpers import js, opened, ref, text_of
 
 pytestmark = pytest.mark.browser
 
 
 @pytest.fixture
 def forms(tab: Tab, site) -> Tab:  # type: ignore[no-untyped-def]
-    tab.goto(site.url("/actions/forms.html"))
-    tab.snapshot()
-    return tab
+    return opened(tab, site.url("/actions/forms.html"))
 
 
 def value(tab: Tab, element_id: str) -> object:
@@ -23,7 +21,7 @@ def value(tab: Tab, element_id: str) -> object:
 
 
 def log(tab: Tab) -> str:
-    return str(js(tab, "() => document.getElementById('log').textContent"))
+    return text_of(tab, "log")
 
 
 # -- click / hover / keys ------------------------------------------------------------------------

@@ -10,20 +10,18 @@ from webrefs import Tab
 from webrefs.actions.perform import MIN_ACTION_TIMEOUT_MS, timeout_ms
 from webrefs.errors import NotActionableError, StaleRefError
 
-from tests.actions_helpers import js, ref
+from tests.actions_helpers import js, opened, ref, text_of
 
 pytestmark = pytest.mark.browser
 
 
 @pytest.fixture
 def hazards(tab: Tab, site) -> Tab:  # type: ignore[no-untyped-def]
-    tab.goto(site.url("/actions/hazards.html"))
-    tab.snapshot()
-    return tab
+    return opened(tab, site.url("/actions/hazards.html"))
 
 
 def log(tab: Tab) -> str:
-    return str(js(tab, "() => document.getElementById('log').textContent"))
+    return text_of(tab, "log")
 
 
 def test_overlay_covering_target_is_named_with_its_ref(hazards: Tab) -> None:

@@ -8,16 +8,14 @@ from webrefs import Tab
 from webrefs.actions.text import TRUNCATION_MARK
 from webrefs.errors import ActionTimeoutError, InvalidArgumentError, NotActionableError
 
-from tests.actions_helpers import js, ref
+from tests.actions_helpers import js, opened, ref
 
 pytestmark = pytest.mark.browser
 
 
 @pytest.fixture
 def scrolling(tab: Tab, site) -> Tab:  # type: ignore[no-untyped-def]
-    tab.goto(site.url("/actions/scroll.html"))
-    tab.snapshot()
-    return tab
+    return opened(tab, site.url("/actions/scroll.html"))
 
 
 def test_scroll_page_by_pixels_and_screens(scrolling: Tab) -> None:
@@ -61,9 +59,7 @@ def test_scroll_target_that_cannot_scroll(tab: Tab, site) -> None:  # type: igno
 
 @pytest.fixture
 def reading(tab: Tab, site) -> Tab:  # type: ignore[no-untyped-def]
-    tab.goto(site.url("/actions/text.html"))
-    tab.snapshot()
-    return tab
+    return opened(tab, site.url("/actions/text.html"))
 
 
 def test_get_text_main_content_excludes_hidden_text(reading: Tab) -> None:

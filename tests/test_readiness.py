@@ -7,20 +7,18 @@ import time
 import pytest
 from webrefs import Tab
 
-from tests.actions_helpers import js, ref
+from tests.actions_helpers import opened, ref, text_of
 
 pytestmark = pytest.mark.browser
 
 
 @pytest.fixture
 def timing(tab: Tab, site) -> Tab:  # type: ignore[no-untyped-def]
-    tab.goto(site.url("/actions/timing.html"))
-    tab.snapshot()
-    return tab
+    return opened(tab, site.url("/actions/timing.html"))
 
 
 def out(tab: Tab) -> str:
-    return str(js(tab, "() => document.getElementById('out').textContent"))
+    return text_of(tab, "out")
 
 
 def test_click_waits_for_timer_update(timing: Tab) -> None:

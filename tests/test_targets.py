@@ -14,7 +14,7 @@ from webrefs.errors import (
     UnknownRefError,
 )
 
-from tests.actions_helpers import js, ref
+from tests.actions_helpers import js, opened, ref
 
 HOSTILE = [
     'e1"] , *[x="',
@@ -57,9 +57,7 @@ def test_descriptions_are_descriptions() -> None:
 
 @pytest.fixture
 def hazards(tab: Tab, site) -> Tab:  # type: ignore[no-untyped-def]
-    tab.goto(site.url("/actions/hazards.html"))
-    tab.snapshot()
-    return tab
+    return opened(tab, site.url("/actions/hazards.html"))
 
 
 @pytest.mark.browser

@@ -110,7 +110,8 @@ async def _ref_of(tab: TabCore, handle: ElementHandle) -> str | None:
 
 def _dialog_note(dialogs: list[DialogEvent], limit: int) -> str:
     if len(dialogs) > limit:
-        return f"dialog storm: {len(dialogs)} dialogs, those after the first {limit} dismissed"
+        return (f"dialog storm: {len(dialogs)} dialogs, the first {limit} listed; "
+                f"past {limit} in one action every dialog is dismissed")
     return ""
 
 
@@ -189,6 +190,8 @@ async def perform(tab: TabCore, action: str, target: object | None, act: ActFn, 
                 ready.close()
             raise
         report = await ready.settle() if ready else None
+        if ready is not None and ready.popups:
+            await _await_tabs(tab, opened_before + ready.popups)
         downloads = tab.downloads[downloads_before:]
         if downloads:
             await _await_downloads(downloads)
@@ -226,6 +229,14 @@ async def _safe_covered(tab: TabCore, target: Target, doing: str) -> NotActionab
         return await covered_error(tab, target, doing)
     except (WebrefsError, PlaywrightError):
         return None
+
+
+async def _await_tabs(tab: TabCore, count: int, patience_s: float = 2.0) -> None:
+    """Give the browser a moment to register popups the page opened as tabs."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + patience_s
+    while len(tab.browser.opened_log) < count and loop.time() < deadline:
+        await asyncio.sleep(0.02)
 
 
 async def _await_downloads(entries: list[dict[str, Any]], patience_s: float = 5.0) -> None:
@@ -280,6 +291,10 @@ def _finish(tab: TabCore, result: ActionResult, report: readiness.ReadyReport | 
 def _with_result(err: WebrefsError, partial: ActionResult, tab: TabCore) -> WebrefsError:
     if isinstance(err, ActionError):
         dialogs = tab.take_dialogs()
+        storm = _dialog_note(dialogs, tab.options.max_dialogs)
+        if storm:
+            err.message = f"{err.message} ({storm})"
+        dialogs = dialogs[: max(tab.options.max_dialogs, 1)]
         url_after = tab.page.url if not tab.page.is_closed() else partial.url_before
         err.result = partial.model_copy(update={
             "success": False,

@@ -10,7 +10,8 @@ now on) and starts counting the requests the page makes. After the action,
 - no document, fetch, XHR or script request started after the action is still running, unless
   it has run longer than ``REQUEST_PATIENCE_MS`` (long polling; requests that were already
   running before the action, websockets, images and fonts are never waited for),
-- a navigation that started has reached ``DOMContentLoaded``,
+- a navigation that started has reached ``DOMContentLoaded``, and a popup the page opened
+  (``window.open`` or a link with a target) has appeared as a new page,
 - and the DOM has been quiet for a window, counted from the end of the action: ``quiet_ms``
   (default 500 ms) once asynchronous work was seen (a pending request or slow timer, or DOM
   changes after the action returned), else a short window (at most ``SHORT_QUIET_MS``), so a
@@ -48,6 +49,8 @@ SHORT_QUIET_MS = 50
 """Quiet window when no asynchronous work (timer, request, navigation) was seen."""
 REQUEST_PATIENCE_MS = 2_000
 """A request running longer than this is treated as background (long polling)."""
+POPUP_PATIENCE_MS = 5_000
+"""Longest wait for a popup the page opened to show up as a new tab."""
 POLL_MS = 25
 """Pause between two polls of the page."""
 EVAL_TIMEOUT_S = 0.5
@@ -106,12 +109,25 @@ _MONITOR_JS = """
       };
       window.clearTimeout = function (id) { done(id); return origClear.call(window, id); };
     } catch (e) {}
+    // popups: window.open calls that opened something, clicks on links to another target
+    st.opens = 0;
+    try {
+      const origOpen = window.open;
+      window.open = function (...args) {
+        const w = origOpen.apply(this, args); if (w) st.opens++; return w;
+      };
+      document.addEventListener('click', (e) => {
+        const a = e.target && e.target.closest ? e.target.closest('a[href][target]') : null;
+        const t = a ? (a.getAttribute('target') || '').toLowerCase() : '';
+        if (a && t && !['_self', '_parent', '_top'].includes(t)) st.opens++;
+      }, true);
+    } catch (e) {}
     try { Object.defineProperty(window, KEY, {value: st, enumerable: false}); }
     catch (e) { window[KEY] = st; }
   }
   const now = performance.now();
   if (mode === 'arm' || mode === 'rearm') {
-    st.armedAt = now; st.mut0 = st.mut; st.added0 = st.added; st.clear();
+    st.armedAt = now; st.mut0 = st.mut; st.added0 = st.added; st.clear(); st.opens0 = st.opens;
     st.sawSlowTimer = false;
     st.trackUntil = mode === 'arm' ? Infinity : now + st.trackMs;
     st.settleFrom = now;
@@ -131,6 +147,7 @@ _MONITOR_JS = """
           sinceMut: now - Math.max(st.last, st.settleFrom || 0),
           mutAfter: st.last > (st.settleFrom || 0),
           timers: st.timers, slowTimer: !!st.sawSlowTimer,
+          opens: st.opens - (st.opens0 || 0),
           readyState: document.readyState, focused, scrollHeight:
           (document.scrollingElement || document.documentElement).scrollHeight};
 }
@@ -147,6 +164,7 @@ class _Tracker:
         page.on("requestfinished", self._done)
         page.on("requestfailed", self._done)
         page.on("framenavigated", self._navigated)
+        page.on("popup", self._popup)
 
     def _request(self, request: Request) -> None:
         for w in list(self.watchers):
@@ -155,6 +173,10 @@ class _Tracker:
     def _done(self, request: Request) -> None:
         for w in list(self.watchers):
             w._on_request_done(request)
+
+    def _popup(self, _page: Page) -> None:
+        for w in list(self.watchers):
+            w.popups += 1
 
     def _navigated(self, frame: Frame) -> None:
         for w in list(self.watchers):
@@ -195,6 +217,8 @@ class Readiness:
     max_wait_ms: int
     started: float = field(default_factory=time.monotonic)
     navigated: bool = False
+    popups: int = 0
+    """Popups this page opened during the wait (Playwright's ``popup`` event)."""
     saw_async: bool = False
     last_async_done: float = 0.0
     mutations: int = 0
@@ -294,8 +318,12 @@ class Readiness:
             report.pending_requests = pending
             if pending:
                 self.saw_async = True
+            # a popup the page opened is waited for until Playwright reports it
+            opening = int(state.get("opens", 0)) > self.popups and \
+                now - self.started < POPUP_PATIENCE_MS / 1000
             busy = (
-                pending > 0
+                opening
+                or pending > 0
                 or int(state.get("timers", 0)) > 0
                 or state.get("readyState") == "loading"
             )
