@@ -63,3 +63,24 @@ def test_labelled_pages(tab: Tab, site: SiteServer, page: str, label: str) -> No
     snap = tab.snapshot()
     assert snap.page.page_type == label, snap.text
     assert f"page={label} " in snap.text.split("\n")[0]
+
+
+def test_filled_search_field_means_results_and_long_pages_are_not_logins() -> None:
+    links = [{"tag": "a", "role": "link", "name": f"Result {i}"} for i in range(12)]
+    box = {"tag": "input", "role": "searchbox", "name": "Search", "value": "rust"}
+    results = PageTree.model_validate({"url": "https://find.test/", "root": {
+        "tag": "body", "children": [box, *links]}})
+    assert classify_page(results) == "search_results"
+    empty_box = {**box, "value": None}
+    home = PageTree.model_validate({"url": "https://find.test/", "root": {
+        "tag": "body", "children": [empty_box, {"tag": "button", "role": "button",
+                                                "name": "Search"}]}})
+    assert classify_page(home) == "search_engine"
+    story = [{"tag": "p", "role": "paragraph", "text": "A long story. " * 40} for _ in range(8)]
+    sign_in = [{"tag": "input", "role": "textbox", "name": "Email"},
+               {"tag": "input", "role": "textbox", "name": "Password",
+                "attrs": {"type": "password"}},
+               {"tag": "button", "role": "button", "name": "Sign in"}]
+    news = PageTree.model_validate({"url": "https://paper.test/2024/story", "root": {
+        "tag": "body", "children": [{"tag": "article", "children": story}, *sign_in]}})
+    assert classify_page(news) == "article"

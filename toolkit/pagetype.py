@@ -33,7 +33,8 @@ _URL_WORDS: dict[str, tuple[str, ...]] = {
     "dashboard": ("dashboard", "admin", "overview", "analytics", "console", "home"),
     "settings": ("settings", "preferences", "account", "profile", "options", "config"),
     "checkout": ("checkout", "cart", "basket", "payment", "billing", "order", "shipping"),
-    "article": ("news", "article", "wiki", "blog", "post", "story", "stories", "doc", "docs"),
+    "article": ("news", "article", "wiki", "wikipedia", "blog", "post", "posts", "story",
+                "stories", "doc", "docs", "articles"),
 }
 _TEXT_WORDS: dict[str, tuple[str, ...]] = {
     "login": ("sign in", "log in", "login", "forgot password", "remember me"),
@@ -64,6 +65,8 @@ class PageSignals:
     url_words: set[str] = field(default_factory=set)
     query: bool = False
     """The URL carries a search query (q=, query=, search=...)."""
+    search_value: bool = False
+    """A search field holds a query."""
 
 
 def page_signals(tree: PageTree) -> PageSignals:
@@ -90,6 +93,8 @@ def page_signals(tree: PageTree) -> PageSignals:
             if role == "searchbox" or typ == "search" or "search" in (
                     n.name + (attrs.get("placeholder", "") if attrs else "")).lower():
                 sig.search_inputs += 1
+                if n.value:
+                    sig.search_value = True
         if tag == "textarea":
             sig.textareas += 1
         elif tag == "form" or role == "form":
@@ -144,12 +149,16 @@ def classify_page(tree: PageTree) -> str:
         score["register"] += 4.0
     elif sig.passwords == 1 and sig.inputs >= 4:
         score["register"] += 2.5
+    if sig.paragraphs >= 5 or sig.text_chars > 5000:  # a sign-in box on a long page
+        score["login"] -= 3.0
+        score["register"] -= 3.0
     if sig.passwords == 0:
         score["login"] -= 3.0
         score["register"] -= 1.5
-    if sig.query and sig.search_inputs:
+    searched = sig.query or sig.search_value
+    if searched and sig.search_inputs:
         score["search_results"] += 3.0 + min(2.0, links / 20)
-    if sig.search_inputs and not sig.query and links < 40 and sig.inputs <= 3:
+    if sig.search_inputs and not searched and links < 40 and sig.inputs <= 3:
         score["search_engine"] += 3.5 if sig.text_chars < 1500 else 1.0
     if sig.inputs >= 3 and sig.passwords == 0:
         score["form"] += 2.0 + min(2.0, (sig.inputs - 3) / 2)
@@ -167,6 +176,8 @@ def classify_page(tree: PageTree) -> str:
         score["article"] += 2.5
     if sig.paragraphs >= 5 or sig.text_chars > 3000:
         score["article"] += 2.0
+    if sig.roles["heading"] >= 6 and sig.text_chars > 1500:
+        score["article"] += 1.0
     if sig.inputs >= 3:
         score["article"] -= 1.5
     if items >= 15 and sig.text_chars < 6000 and sig.paragraphs < 8:
