@@ -31,6 +31,7 @@ def test_click_reports_what_changed(forms: Tab) -> None:
     assert js(forms, "() => document.getElementById('count').textContent") == "Count 1"
     assert r.mutations >= 1
     assert r.focused is not None and "Count 1" in r.focused
+    assert f"[ref={r.ref}]" in r.focused
     assert not r.navigated and r.new_tabs == [] and r.dialogs == []
 
 

@@ -19,6 +19,7 @@ from ..errors import (
     ActionError,
     ActionTimeoutError,
     NotActionableError,
+    StaleRefError,
     WebrefsError,
     translate_playwright_error,
 )
@@ -97,7 +98,8 @@ _REF_OF_JS = """
 async def _ref_of(tab: TabCore, handle: ElementHandle) -> str | None:
     """The ref this tab issued for the element, if any (asked from the page's registry)."""
     try:
-        ref = await asyncio.wait_for(handle.evaluate(_REF_OF_JS, REGISTRY_KEY), 2.0)
+        key = getattr(tab.refs, "registry_key", REGISTRY_KEY)
+        ref = await asyncio.wait_for(handle.evaluate(_REF_OF_JS, key), 2.0)
     except (TimeoutError, PlaywrightError):
         return None
     if not isinstance(ref, str):
@@ -205,6 +207,9 @@ async def perform(tab: TabCore, action: str, target: object | None, act: ActFn, 
                 await outcome.verify()
             except ActionError as err:
                 raise _with_result(err, _finish(tab, result, report, opened_before), tab) from None
+            except StaleRefError:
+                # the action worked and its element then left the page (e.g. it navigated)
+                outcome.message += " The element then left the page, so it was not read back."
             result = result.model_copy(update={
                 "message": outcome.message, "readback": outcome.readback})
         result = _finish(tab, result, report, opened_before)

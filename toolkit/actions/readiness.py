@@ -62,7 +62,7 @@ _ASYNC_TIMER_MS = 50
 
 # The monitor lives on a non-enumerable symbol property of the window: idempotent per document.
 _MONITOR_JS = """
-(mode) => {
+([mode, refsKey]) => {
   const KEY = Symbol.for('webrefs.readiness.v1');
   let st = window[KEY];
   const fresh = !st;
@@ -142,6 +142,14 @@ _MONITOR_JS = """
       JSON.stringify(((a.getAttribute('aria-label') || a.getAttribute('name') ||
                        a.getAttribute('placeholder') || a.innerText || a.value || '') + '')
                      .trim().slice(0, 60));
+    try {
+      const reg = refsKey ? window[refsKey] : null;
+      if (reg && reg.books instanceof Map) {
+        for (const book of reg.books.values()) {
+          const r = book.byEl.get(a); if (r) { focused += ' [ref=' + r + ']'; break; }
+        }
+      }
+    } catch (e) {}
   }
   return {fresh, mut: st.mut - st.mut0, added: st.added - st.added0,
           sinceMut: now - Math.max(st.last, st.settleFrom || 0),
@@ -261,7 +269,9 @@ class Readiness:
         """One look at the page; ``None`` when it did not answer in time."""
         try:
             result = await asyncio.wait_for(
-                self.tab.page.main_frame.evaluate(_MONITOR_JS, mode),
+                self.tab.page.main_frame.evaluate(
+                    _MONITOR_JS, [mode, getattr(self.tab.refs, "registry_key", None)]
+                ),
                 timeout=max(0.05, min(EVAL_TIMEOUT_S, budget_s)),
             )
         except (TimeoutError, PlaywrightError):
