@@ -120,7 +120,7 @@ def test_markers_say_how_many_of_what_and_how_to_see_them() -> None:
     assert markers, snap.text
     total = sum(int(re.search(r"\.\.\. (\d+) more", m).group(1)) for m in markers)  # type: ignore[union-attr]
     assert total == 11 - len(snap.refs)
-    assert all(re.search(r"\((scope=|web_scroll|web_get_text|raise max_nodes)", m)
+    assert all(re.search(r"\((scope=|web_scroll|web_get_text|a larger budget)", m)
                for m in markers)
     assert snap.stats.truncated and snap.stats.truncation_reasons == ["max_nodes"]
 

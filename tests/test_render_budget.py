@@ -104,3 +104,30 @@ def test_deterministic(tree: PageTree, budget: int) -> None:
     b = render(PageTree.model_validate_json(tree.model_dump_json(by_alias=True)),
                max_tokens=budget, interactive_only=False)
     assert a.text == b.text and a.refs == b.refs and a.stats == b.stats
+
+
+@SETTINGS
+@given(tree=trees(), budget=st.integers(300, 8000), step=st.sampled_from([1, 2, 399, 400, 401]),
+       content=st.booleans())
+def test_monotone_across_close_budgets(tree: PageTree, budget: int, step: int,
+                                       content: bool) -> None:
+    small = render(tree, max_tokens=budget, interactive_only=not content, max_nodes=10**5,
+                   max_chars=10**6)
+    large = render(tree, max_tokens=budget + step, interactive_only=not content,
+                   max_nodes=10**5, max_chars=10**6)
+    assert set(small.refs) <= set(large.refs)
+
+
+def test_monotone_on_a_long_list_at_every_budget_step() -> None:
+    links = [{"tag": "a", "role": "link", "name": f"Result number {i}", "ref": f"e{i}",
+              "box": {"x": 0, "y": 30 * i, "w": 200, "h": 20}} for i in range(1, 400)]
+    groups = [{"tag": "ul", "role": "list", "attrs": {"id": f"g{g}"},
+               "children": links[g * 40:(g + 1) * 40]} for g in range(10)]
+    tree = PageTree.model_validate({"viewport": {"width": 1280, "height": 720},
+                                    "root": {"tag": "body", "children": groups}})
+    kept: set[str] = set()
+    for b in range(300, 2400, 37):
+        snap = render(tree, max_tokens=b, max_nodes=10**5, max_chars=10**6)
+        assert snap.stats.tokens <= b
+        assert kept <= set(snap.refs), b
+        kept = set(snap.refs)

@@ -23,6 +23,8 @@ from .tokens import TokenCounter
 
 __all__ = ["Fit", "Fitter", "Limits"]
 
+_MAX_MARKERS = 4
+"""Markers per snapshot: up to three in place, and one closing ``elsewhere`` marker."""
 _OWN_MARKER_MIN = 3
 """Groups with fewer dropped nodes are counted in the closing ``elsewhere`` marker."""
 _ID = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,39}")
@@ -68,13 +70,12 @@ class Fitter:
         self.page_url = page_url
         self.max_text = max_text
         self.cap = cap
-        self.binding = "max_tokens"
-        """The limit that stopped admission (named in markers' hints)."""
         self.lead = list(lead)
         self.tail = list(tail)
         self.notes = self.lead + self.tail
         self.sep_chars = len(fmt.separator)
-        self.max_markers = max(2, min(8, limits.max_tokens // 400, limits.max_chars // 1500))
+        # not a function of max_tokens: the room left for nodes must grow with the budget
+        self.max_markers = max(2, min(_MAX_MARKERS, limits.max_chars // 1500))
         a = fmt.node(0, "link", "x", [], [], "e1", False)
         b = fmt.node(1, "link", "y", [], [], "e2", False)
         self.sep_tokens = max(0, counter.exact(a + fmt.separator + b) - counter.exact(a)
@@ -255,13 +256,12 @@ class Fitter:
             return f"web_scroll {direction} to see them"
         if not any(items[c].interactive for c in group):
             return "web_get_text for the text"
-        return f"raise {self.binding} to see them"
+        return "a larger budget shows them"
 
     # -- the whole fit -----------------------------------------------------------------------
     def fit(self) -> Fit:
         drawn, _, kept, stop = self.admit()
         reasons = [stop] if stop else []
-        self.binding = stop or "max_tokens"
         lim = self.limits
         while True:
             text, tokens = self._finish(drawn, kept)
