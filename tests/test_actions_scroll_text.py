@@ -37,6 +37,15 @@ def test_scroll_element(scrolling: Tab) -> None:
     assert r.readback["at_end"] is True
 
 
+def test_scroll_element_sideways(scrolling: Tab) -> None:
+    wide = ref(scrolling, "button", "Wide inside")
+    r = scrolling.scroll("right", 120, target=wide)
+    assert r.readback["x"] == 120
+    assert js(scrolling, "() => document.getElementById('wide').scrollLeft") == 120
+    r = scrolling.scroll("left", "1 screen", target=wide)
+    assert r.readback["x"] == 0 and r.readback["at_end"] is True
+
+
 def test_infinite_scroll_counts_new_items(scrolling: Tab) -> None:
     r = scrolling.scroll("down", "end")
     assert r.readback["content_grew"] is True
