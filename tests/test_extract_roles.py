@@ -74,6 +74,7 @@ NAME_CASES = [
     ("link", "Read more news"),  # subtree text, whitespace folded
     ("link", "Image link"),  # alt of an image inside
     ("link", "Link text wins"),  # content before title for links
+    ("link", "Summary link"),  # a link inside a summary stays a link
     ("button", "Nested button text"),
 ]
 

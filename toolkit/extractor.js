@@ -569,7 +569,7 @@
       const sm = el.querySelector(':scope > summary');
       list = sm ? [sm] : [];
       skipped += el.children.length - list.length;
-    } else if (!LEAF.has(tag) && !(role && PRESENTATIONAL_KIDS.has(role)) && cs.contentVisibility !== 'hidden') {
+    } else if (!LEAF.has(tag) && !(role && PRESENTATIONAL_KIDS.has(role) && tag !== 'summary') && cs.contentVisibility !== 'hidden') {
       list = kidsOf(el);
     }
     const quiet = sup && !interactiveRole && !clickable && !role;
