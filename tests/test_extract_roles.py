@@ -75,6 +75,7 @@ NAME_CASES = [
     ("link", "Image link"),  # alt of an image inside
     ("link", "Link text wins"),  # content before title for links
     ("link", "Summary link"),  # a link inside a summary stays a link
+    ("link", "upvote"),  # an empty child speaks by its title
     ("button", "Nested button text"),
 ]
 

@@ -296,6 +296,10 @@
         if (t) out += ' ' + t.textContent + ' ';
         continue;
       }
+      if (n.firstChild === null || !/\S/.test(n.textContent)) {
+        const title = n.getAttribute('title');  // an empty child speaks by its tooltip
+        if (title) { out += ' ' + title + ' '; continue; }
+      }
       if (block) { out += ' '; stack.push(' '); }
       push(kidsOf(n));
     }
