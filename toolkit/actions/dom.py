@@ -110,7 +110,9 @@ async def run_js(handle: ElementHandle, script: str, arg: Any = None,
         ) from None
     except PlaywrightError as exc:
         text = str(exc)
-        if "not attached" in text or "detached" in text.lower() or "Cannot find context" in text:
+        lowered = text.lower()
+        if any(m in lowered for m in ("not attached", "detached", "cannot find context",
+                                      "context was destroyed")):
             raise StaleRefError(
                 "The element was removed from the page before the action.",
                 hint="Take a new snapshot and use a current ref.",

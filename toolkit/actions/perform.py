@@ -295,7 +295,7 @@ def _finish(tab: TabCore, result: ActionResult, report: readiness.ReadyReport | 
 
 def _with_result(err: WebrefsError, partial: ActionResult, tab: TabCore) -> WebrefsError:
     if isinstance(err, ActionError):
-        dialogs = tab.take_dialogs()
+        dialogs = [*partial.dialogs, *tab.take_dialogs()]
         storm = _dialog_note(dialogs, tab.options.max_dialogs)
         if storm:
             err.message = f"{err.message} ({storm})"
