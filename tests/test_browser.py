@@ -6,7 +6,6 @@ import asyncio
 import contextlib
 import os
 import signal
-import tempfile
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -171,23 +170,31 @@ def test_blocking_call_on_the_browser_loop_is_refused(tab: Tab) -> None:
         tab._runner.run(on_loop())
 
 
-def _profiles() -> set[str]:
-    return {p.name for p in Path(tempfile.gettempdir()).glob("playwright_chromiumdev_profile-*")}
+def _profiles(pids: set[int]) -> set[str]:
+    """The --user-data-dir folders of these Chromium processes."""
+    found = set()
+    for pid in pids:
+        for arg in _cmdline(pid).split(" "):
+            if arg.startswith("--user-data-dir="):
+                found.add(arg.split("=", 1)[1])
+    return found
 
 
 def test_close_leaves_no_chromium_processes_and_no_profile(site: SiteServer) -> None:
     before = chromium_descendants()
-    profiles_before = _profiles()
     b = Browser.launch()
     t = b.new_tab(site.url("/basic/one.html"))
     assert t.title == "Page one"
     running = chromium_descendants() - before
     assert running, "launching started no Chromium process under this test"
+    profiles = _profiles(running)
+    assert profiles, "the browser runs without a temporary profile folder"
     b.close()
     leftover = wait_until(lambda: not (chromium_descendants() & running), timeout=10)
     assert leftover, f"Chromium processes left behind: {sorted(chromium_descendants() & running)}"
     assert b.closed
-    assert _profiles() <= profiles_before, "the temporary profile was left behind"
+    left = [p for p in profiles if Path(p).exists()]
+    assert not left, f"the temporary profile was left behind: {left}"
     with pytest.raises(BrowserClosedError):
         b.new_tab()
 

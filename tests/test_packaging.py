@@ -3,6 +3,7 @@ non-Python files (extractor script, prompt templates, eval suites, demo site).""
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 import sysconfig
@@ -17,9 +18,15 @@ ROOT = Path(__file__).resolve().parent.parent
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("dist")
+    # Build from a private copy: setuptools writes build/ and *.egg-info next to the sources,
+    # and another test process may be building at the same time.
+    src = tmp_path_factory.mktemp("src") / "webrefs"
+    shutil.copytree(ROOT, src, ignore=shutil.ignore_patterns(
+        ".git", ".venv", "node_modules", "build", "dist", "*.egg-info", "__pycache__", ".*cache",
+    ))
     subprocess.run(
         [sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", str(out),
-         str(ROOT)],
+         str(src)],
         check=True, capture_output=True, text=True,
     )
     wheels = list(out.glob("webrefs-*.whl"))
