@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
@@ -23,7 +24,7 @@ texts = st.lists(st.sampled_from(WORDS), max_size=12).map(" ".join)
 @st.composite
 def trees(draw: Any) -> PageTree:
     counter = itertools.count(1)
-    budget = [draw(st.integers(1, 100))]
+    budget = [draw(st.integers(1, 70))]
 
     def node(depth: int) -> dict[str, Any]:
         budget[0] -= 1
@@ -57,7 +58,7 @@ def trees(draw: Any) -> PageTree:
     })
 
 
-SETTINGS = settings(max_examples=15, deadline=None,
+SETTINGS = settings(max_examples=12, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
@@ -73,6 +74,8 @@ def test_never_over_budget(tree: PageTree, budget: int, content: bool, fmt: str,
     if fmt == "json":
         doc = json.loads(snap.text)
         assert {n["ref"] for n in doc["nodes"] if "ref" in n} == set(snap.refs)
+    else:
+        assert set(re.findall(r"(?<!\\)\[ref=([^\]]*)\]", snap.text)) == set(snap.refs)
     if snap.stats.truncation_reasons:
         assert snap.stats.truncated
 

@@ -147,7 +147,8 @@ def build_layout(tree: PageTree, *, interactive_only: bool, compact: bool, max_d
                 visit(child, parent, depth, child_frame, my_tier)
             return
         idx = len(items)
-        show_ref = ref if (ref and (interactive or not interactive_only) and is_ref(ref)) else None
+        show_ref = ref if (kind == CANDIDATE and ref and (interactive or not interactive_only)
+                           and is_ref(ref)) else None
         lifted = depth > cap
         item = Item(
             idx=idx, node=node, role=role or ("text" if kind == CANDIDATE else "generic"),
