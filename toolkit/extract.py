@@ -28,6 +28,7 @@ from .models import PageTree
 from .script import load_frame_json, script_body, tree_from_dict
 
 if TYPE_CHECKING:
+    from .refs import RefBook
     from .tab import TabCore
 
 __all__ = ["ExtractLimits", "extract_page"]
@@ -116,13 +117,13 @@ async def extract_page(
         if not is_main and (not r.frame.url or r.frame.url.startswith("chrome-error:")):
             r.error = ("still loading (no document yet)" if not r.frame.url
                        else "failed to load (the browser shows an error page)")
-            r.key = await _frame_key(r, book.registry_key)
+            r.key = await _frame_key(r, book)
             return
         if is_main:
             await _read_frame(r, opts, timeout, root_selector)
         else:
             _, r.key = await asyncio.gather(
-                _read_frame(r, opts, timeout, None), _frame_key(r, book.registry_key)
+                _read_frame(r, opts, timeout, None), _frame_key(r, book)
             )
         if r.data is not None:
             book.advance(r.prefix, int(r.data.get("nextRef") or 1))
@@ -212,8 +213,19 @@ def _frame_error(exc: BaseException) -> str:
     return f"could not be read: {text[:160]}"
 
 
-async def _frame_key(r: _FrameRead, registry_key: str) -> int | None:
-    """Which iframe element of the parent document holds this frame (registry key)."""
+async def _frame_key(r: _FrameRead, book: RefBook) -> int | None:
+    """Which iframe element of the parent document holds this frame (registry key); asked
+    once per frame, then remembered by the tab's ref book."""
+    known = book.frame_keys.get(r.frame)
+    if known is not None:
+        return known
+    key = await _ask_frame_key(r, book.registry_key)
+    if key is not None:
+        book.frame_keys[r.frame] = key
+    return key
+
+
+async def _ask_frame_key(r: _FrameRead, registry_key: str) -> int | None:
     try:
         element = await asyncio.wait_for(r.frame.frame_element(), 3.0)
     except (PlaywrightError, TimeoutError):

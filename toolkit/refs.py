@@ -102,6 +102,9 @@ class RefBook:
         self._prefix_of: dict[Frame, str] = {}
         self._frame_of: dict[str, Frame] = {}
         self._frames_made = 0
+        self.frame_keys: dict[Frame, int] = {}
+        """Registry key of each child frame's iframe element in its parent document (stable
+        for the frame's life: a moved iframe or a navigated parent makes new frames)."""
 
     # -- frames ------------------------------------------------------------------------------
     def prefix_for(self, frame: Frame, main: Frame) -> str:
@@ -129,11 +132,13 @@ class RefBook:
         for frame in [f for f in self._prefix_of if f.is_detached()]:
             prefix = self._prefix_of.pop(frame)
             self._frame_of.pop(prefix, None)
+            self.frame_keys.pop(frame, None)
 
     def forget_documents(self) -> None:
         """The page was replaced (crash): drop frame objects; counters keep counting."""
         self._prefix_of.clear()
         self._frame_of.clear()
+        self.frame_keys.clear()
 
     # -- counters ----------------------------------------------------------------------------
     def next_number(self, prefix: str) -> int:
