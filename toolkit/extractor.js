@@ -19,7 +19,7 @@
  *   nextRef         number the next new ref continues from (1)
  *   rootSelector    CSS selector: extract only the first matching subtree (null)
  *   registryKey     global name of the page-side ref registry ("__webrefsRegistry"); a host
- *                   may pick an unguessable one per tab so a page cannot plant a fake first
+ *                   may pick an unguessable one so a page cannot plant a fake first
  *
  * Output object:
  *   version      1
@@ -37,7 +37,8 @@
  *   root         node for <body> (with rootSelector: <body> holding only the chosen subtree)
  *
  * Node (keys left out when empty / default):
- *   tag         lower-case tag name
+ *   tag         lower-case tag name; "#text" for a run of text standing between element
+ *               children of a node (such a node has only `text`)
  *   role        explicit role attribute, else the implicit role; absent for generic text
  *   name        simplified accessible name (labelledby, aria-label, label, alt, value of
  *               buttons, content for roles named by content, title, placeholder)
