@@ -7,7 +7,6 @@ import os
 from pathlib import Path
 
 import pytest
-from webrefs.actions.diffing import diff_snapshots
 from webrefs.actions.limits import (
     HARD_VALUE_CAP,
     MAX_TIMEOUT_MS,
@@ -112,11 +111,3 @@ def test_normalize_key(key: str, norm: str) -> None:
 def test_normalize_key_rejects(key: object) -> None:
     with pytest.raises(InvalidArgumentError):
         normalize_key(key)
-
-
-def test_diff_snapshots() -> None:
-    assert diff_snapshots("a\nb", "a\nb") == "no changes"
-    assert diff_snapshots("a\nb", "a\nc") == "- b\n+ c"
-    assert diff_snapshots(None, "x").endswith("x")
-    many = diff_snapshots("", "\n".join(str(i) for i in range(200)), max_lines=10)
-    assert many.splitlines()[-1].startswith("... ")

@@ -46,7 +46,8 @@ def test_after_snapshot_and_diff(tab: Tab, site) -> None:  # type: ignore[no-unt
     victim = ref(tab, "button", "Victim")
     tab.configure(after="diff")
     r = tab.click(ref(tab, "button", "Remove victim"))
-    assert r.diff is not None and "- " in r.diff and "Victim" in r.diff
+    assert r.diff is not None and r.diff.startswith("[diff]")
+    assert f'- button "Victim" [ref={victim}]' in r.diff
     assert r.snapshot is None
     tab.configure(after="snapshot")
     r = tab.click(ref(tab, "button", "Show overlay"))

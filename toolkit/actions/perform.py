@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from playwright.async_api import ElementHandle
 from playwright.async_api import Error as PlaywrightError
 
+from ..diff import diff_snapshots
 from ..errors import (
     ActionError,
     ActionTimeoutError,
@@ -26,7 +27,6 @@ from ..errors import (
 from ..models import ActionResult, DialogEvent
 from ..refs import REGISTRY_KEY
 from . import readiness
-from .diffing import diff_snapshots
 from .dom import hit_test
 from .limits import clamp_ms
 from .targets import Target, resolve
@@ -130,7 +130,7 @@ async def _after(tab: TabCore, result: ActionResult) -> ActionResult:
         return result
     if mode == "snapshot":
         return result.model_copy(update={"snapshot": snap})
-    diff = diff_snapshots(before.text if before is not None else None, snap.text)
+    diff = diff_snapshots(before, snap)
     return result.model_copy(update={"diff": diff})
 
 
