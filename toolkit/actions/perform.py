@@ -121,7 +121,7 @@ async def _after(tab: TabCore, result: ActionResult) -> ActionResult:
     mode = tab.options.after
     if mode == "none" or tab.page.is_closed():
         return result
-    from .fresh import take_snapshot
+    from .snapshot import take_snapshot
 
     before = tab.last_snapshot
     try:

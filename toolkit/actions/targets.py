@@ -75,7 +75,7 @@ async def resolve(tab: TabCore, target: object) -> Target:
     if kind == "description":
         snap = tab.last_snapshot
         if snap is None:
-            from .fresh import take_snapshot
+            from .snapshot import take_snapshot
 
             snap = await take_snapshot(tab, {})
         winner = choose(value, snap.refs)
@@ -97,7 +97,7 @@ async def resolve(tab: TabCore, target: object) -> Target:
 
 
 async def _fresh_snapshot(tab: TabCore) -> object | None:
-    from .fresh import take_snapshot
+    from .snapshot import take_snapshot
 
     try:
         return await take_snapshot(tab, {})
