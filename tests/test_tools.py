@@ -23,7 +23,6 @@ from webrefs.toolfmt import (
     describe_validation_error,
     format_action,
     format_text,
-    snapshot_diff,
     tool_list,
 )
 from webrefs.tools import (
@@ -148,10 +147,11 @@ def test_after_action_diff_shows_changed_lines(fake: FakeTab) -> None:
     tools.call("web_snapshot")
     out = tools.call("web_fill", {"ref": "e1", "value": "lighthouse"})
     assert "Changes since the last snapshot:" in out.content
-    assert '-- searchbox "Search articles" [ref=e1]' in out.content
-    assert '+- searchbox "Search articles" [ref=e1]: lighthouse' in out.content
+    assert '\n- searchbox "Search articles" [ref=e1]' in out.content
+    assert '\n+ searchbox "Search articles" [ref=e1]: lighthouse' in out.content
     out = tools.call("web_press_key", {"key": "Tab"})
-    assert out.content.endswith("The snapshot did not change.")
+    assert "changed=0 added=0 removed=0" in out.content
+    assert out.content.endswith("(no change)")
 
 
 def test_after_action_diff_without_a_baseline_gives_the_snapshot(fake: FakeTab) -> None:
@@ -321,11 +321,6 @@ async def test_system_prompt_for_text_only_models(fake: FakeTab) -> None:
 
 
 # -- pure formatting -------------------------------------------------------------------------
-def test_snapshot_diff() -> None:
-    assert snapshot_diff("a\nb", "a\nb") == ""
-    assert snapshot_diff("a\nb\nc", "a\nc\nd") == "-b\n+d"
-    many = snapshot_diff("", "\n".join(str(i) for i in range(100)), max_lines=5)
-    assert many.splitlines()[-1].startswith("... 95 more changed line(s)")
 
 
 def test_format_action_and_text() -> None:

@@ -6,7 +6,6 @@ tab lists, and argument/validation errors that name the argument.
 
 from __future__ import annotations
 
-import difflib
 import json
 from collections.abc import Sequence
 from typing import Any, Protocol
@@ -24,7 +23,6 @@ __all__ = [
     "format_tabs",
     "format_text",
     "format_validation_error",
-    "snapshot_diff",
     "tool_list",
 ]
 
@@ -38,21 +36,6 @@ class TabLine(BaseModel):
     active: bool = False
 
 
-def snapshot_diff(before: str, after: str, max_lines: int = 60) -> str:
-    """Lines removed (``-``) and added (``+``) between two snapshot texts; ``""`` when equal."""
-    if before == after:
-        return ""
-    out: list[str] = []
-    for line in difflib.unified_diff(before.splitlines(), after.splitlines(), lineterm="", n=0):
-        if line.startswith(("---", "+++", "@@")):
-            continue
-        out.append(line)
-    if len(out) > max_lines:
-        hidden = len(out) - max_lines
-        out = [*out[:max_lines], f"... {hidden} more changed line(s); take a snapshot to see all."]
-    return "\n".join(out)
-
-
 def format_action(
     result: ActionResult, *, snapshot_text: str | None = None, diff: str | None = None
 ) -> str:
@@ -63,9 +46,7 @@ def format_action(
     if snapshot_text is not None:
         return f"{text}\n\nPage now:\n{snapshot_text}"
     if diff is not None:
-        if diff:
-            return f"{text}\n\nChanges since the last snapshot:\n{diff}"
-        return f"{text}\nThe snapshot did not change."
+        return f"{text}\n\nChanges since the last snapshot:\n{diff}"
     if result.navigated or result.new_tabs:
         return f"{text} Take a snapshot to see the page."
     return text

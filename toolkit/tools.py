@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from . import toolargs as A
 from .errors import InvalidArgumentError, WebrefsError
+from .models import Snapshot
 from .toolfmt import format_error, tool_list
 from .toolspecs import (
     DEFAULT_TOOLS,
@@ -147,7 +148,7 @@ class WebTools:
         self._runner: Runner = browser._runner if browser is not None else tab._runner  # type: ignore[union-attr]
         self.specs: list[ToolSpec] = _select_tools(self.options, has_browser=browser is not None)
         self._by_name = {s.name: s for s in self.specs}
-        self._seen: dict[str, str] = {}
+        self._seen: dict[str, Snapshot] = {}
         self._lock: asyncio.Lock | None = None
 
     @classmethod

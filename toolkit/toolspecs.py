@@ -16,10 +16,10 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import BaseModel, ValidationError
 
 from . import toolargs as A
+from .diff import diff_snapshots
 from .errors import InvalidArgumentError, TabClosedError, WebrefsError
-from .models import ActionResult
+from .models import ActionResult, Snapshot
 from .toolfmt import TabLine, describe_validation_error, format_action, format_tabs, format_text
-from .toolfmt import snapshot_diff as _diff
 
 if TYPE_CHECKING:
     from .browser import Browser
@@ -91,9 +91,9 @@ class ToolContext:
     def tab(self) -> Tab:
         return self._registry.current_tab()
 
-    def remember(self, tab: Tab, text: str) -> None:
-        """The snapshot text the model last saw for ``tab`` (the baseline of diffs)."""
-        self._registry._seen[tab.id] = text
+    def remember(self, tab: Tab, snap: Snapshot) -> None:
+        """The snapshot the model last saw for ``tab`` (the baseline of diffs)."""
+        self._registry._seen[tab.id] = snap
 
     async def action_output(self, tab: Tab, result: ActionResult) -> ToolOutput:
         """Summary of ``result`` plus the snapshot or diff asked for by ``after_action``."""
@@ -109,10 +109,10 @@ class ToolContext:
                 note = f"\nThe snapshot after it failed: {err.for_model()}"
                 return ToolOutput(format_action(result) + note, result)
         before = self._registry._seen.get(tab.id)
-        self.remember(tab, snap.text)
+        self.remember(tab, snap)
         if mode == "snapshot" or before is None:
             return ToolOutput(format_action(result, snapshot_text=snap.text), result)
-        diff = result.diff if result.diff is not None else _diff(before, snap.text)
+        diff = result.diff if result.diff is not None else diff_snapshots(before, snap)
         return ToolOutput(format_action(result, diff=diff), result)
 
 
@@ -124,7 +124,7 @@ async def _snapshot(ctx: ToolContext, a: A.SnapshotArgs) -> ToolOutput:
         scope=a.scope,
         max_tokens=a.max_tokens or ctx.options.max_tokens,
     )
-    ctx.remember(tab, snap.text)
+    ctx.remember(tab, snap)
     return ToolOutput(snap.text, snap)
 
 
