@@ -27,7 +27,8 @@ def _children() -> dict[int, list[int]]:
     return tree
 
 
-def _cmd(pid: int) -> str:
+def cmdline(pid: int) -> str:
+    """The command line of a process, arguments joined by spaces ("" when it is gone)."""
     try:
         with open(f"/proc/{pid}/cmdline", "rb") as fh:
             return fh.read().replace(b"\0", b" ").decode(errors="replace")
@@ -44,7 +45,7 @@ def chromium_descendants(root: int | None = None) -> set[int]:
         pid = stack.pop()
         for child in tree.get(pid, []):
             stack.append(child)
-            cmd = _cmd(child).lower()
+            cmd = cmdline(child).lower()
             if "chrom" in cmd.split(" ", 1)[0] or "headless_shell" in cmd:
                 found.add(child)
     return found

@@ -21,7 +21,7 @@ from webrefs.errors import (
     WebrefsError,
 )
 
-from tests.procs import chromium_descendants, wait_until
+from tests.procs import chromium_descendants, cmdline, wait_until
 from tests.server import SiteServer
 
 
@@ -174,7 +174,7 @@ def _profiles(pids: set[int]) -> set[str]:
     """The --user-data-dir folders of these Chromium processes."""
     found = set()
     for pid in pids:
-        for arg in _cmdline(pid).split(" "):
+        for arg in cmdline(pid).split(" "):
             if arg.startswith("--user-data-dir="):
                 found.add(arg.split("=", 1)[1])
     return found
@@ -229,7 +229,7 @@ def test_killed_browser_gives_clear_error_and_never_hangs(site: SiteServer) -> N
     b = Browser.launch()
     t = b.new_tab(site.url("/basic/one.html"))
     main_procs = [
-        pid for pid in chromium_descendants() - before if "--type=" not in _cmdline(pid)
+        pid for pid in chromium_descendants() - before if "--type=" not in cmdline(pid)
     ]
     assert main_procs, "could not find the browser's main process"
     for pid in main_procs:
@@ -328,14 +328,6 @@ async def test_wrap_adopts_an_existing_async_page(site: SiteServer) -> None:
 def test_wrap_rejects_sync_pages() -> None:
     with pytest.raises(InvalidArgumentError, match="async"):
         Browser.wrap(object())
-
-
-def _cmdline(pid: int) -> str:
-    try:
-        with open(f"/proc/{pid}/cmdline", "rb") as fh:
-            return fh.read().replace(b"\0", b" ").decode(errors="replace")
-    except OSError:
-        return ""
 
 
 def _free_port() -> int:
