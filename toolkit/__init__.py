@@ -20,6 +20,7 @@ from .pagetype import classify_page
 from .render import render
 from .script import extractor_script, parse_snapshot_json
 from .tab import Tab
+from .tools import ToolOptions, WebTools
 
 __version__ = "0.1.0"
 
@@ -34,6 +35,8 @@ __all__ = [
     "Tab",
     "TabOptions",
     "TextResult",
+    "ToolOptions",
+    "WebTools",
     "WebrefsError",
     "__version__",
     "classify_page",
