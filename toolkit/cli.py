@@ -61,13 +61,6 @@ def _doctor(args: argparse.Namespace) -> int:
     return 0 if ok else 1
 
 
-def _demo(args: argparse.Namespace) -> int:
-    from .demo import main as demo_main
-
-    code: int = demo_main(args.rest)
-    return code
-
-
 def _snapshot(args: argparse.Namespace) -> int:
     from .browser import Browser
 
@@ -90,9 +83,8 @@ def _parser() -> argparse.ArgumentParser:
     doctor.add_argument("--executable-path", default=None, help="browser binary to check")
     doctor.set_defaults(func=_doctor)
 
-    demo = sub.add_parser("demo", help="run the offline demo agent on the bundled site")
-    demo.add_argument("rest", nargs=argparse.REMAINDER, help="arguments for the demo")
-    demo.set_defaults(func=_demo)
+    # Listed for --help only: main() hands everything after 'demo' to the demo's own parser.
+    sub.add_parser("demo", help="run the offline demo agent on the bundled site", add_help=False)
 
     snap = sub.add_parser("snapshot", help="print the snapshot of a URL")
     snap.add_argument("url")
