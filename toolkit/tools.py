@@ -21,11 +21,12 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 from . import toolargs as A
 from .errors import InvalidArgumentError, WebrefsError
 from .models import Snapshot
+from .options import After
 from .toolfmt import format_error, tool_list
 from .toolspecs import (
     DEFAULT_TOOLS,
@@ -54,9 +55,6 @@ __all__ = [
     "WebTools",
 ]
 
-AfterAction = Literal["none", "diff", "snapshot"]
-
-
 @dataclass(frozen=True)
 class ToolOptions:
     """How a :class:`WebTools` registry behaves."""
@@ -67,7 +65,7 @@ class ToolOptions:
     """Exactly these tools (``None``: the defaults). Names opt-in tools such as ``web_hover``."""
     exclude: tuple[str, ...] = ()
     """Tools removed from the selection."""
-    after_action: AfterAction = "none"
+    after_action: After = "none"
     """What an action returns besides its one-line summary: nothing, the changes in the
     snapshot since the last one the tools returned, or the whole new snapshot."""
     allow_navigation: bool = True
