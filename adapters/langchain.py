@@ -21,19 +21,18 @@ from collections.abc import Sequence
 from functools import partial
 from typing import Any, Literal
 
+from webrefs.errors import missing_extra
+
 try:
     from langchain_core.tools import BaseTool, BaseToolkit, ToolException
 except ImportError as exc:  # pragma: no cover - exercised by a subprocess test
-    raise ImportError(
-        "webrefs.adapters.langchain needs langchain-core: pip install 'webrefs[langchain]'"
-    ) from exc
+    raise missing_extra("webrefs.adapters.langchain", "langchain") from exc
 
 from pydantic import ConfigDict, Field, PrivateAttr, SkipValidation
-from webrefs.browser import Browser
+from webrefs import Browser, Tab
 from webrefs.errors import WebrefsError
-from webrefs.tab import Tab
-from webrefs.toolfmt import format_error, format_validation_error
 from webrefs.tools import ToolOutput, ToolSpec, WebTools
+from webrefs.tools.fmt import format_error, format_validation_error
 
 __all__ = ["WebTool", "WebToolkit"]
 

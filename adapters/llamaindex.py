@@ -20,17 +20,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Literal
 
+from webrefs.errors import missing_extra
+
 try:
     from llama_index.core.base.llms.types import ImageBlock, TextBlock
     from llama_index.core.tools import FunctionTool, ToolMetadata, ToolOutput
     from llama_index.core.tools.tool_spec.base import BaseToolSpec
 except ImportError as exc:  # pragma: no cover - exercised by a subprocess test
-    raise ImportError(
-        "webrefs.adapters.llamaindex needs llama-index-core: pip install 'webrefs[llamaindex]'"
-    ) from exc
+    raise missing_extra("webrefs.adapters.llamaindex", "llamaindex") from exc
 
-from webrefs.browser import Browser
-from webrefs.tab import Tab
+from webrefs import Browser, Tab
 from webrefs.tools import ToolOutput as WebOutput
 from webrefs.tools import ToolSpec, WebTools
 
@@ -58,7 +57,9 @@ class WebFunctionTool(FunctionTool):
         return self._output(await self.async_fn(*args, **kwargs), kwargs)
 
 
-def _make_tool(spec: ToolSpec, webtools: WebTools) -> WebFunctionTool:
+def _make_tool(
+    spec: ToolSpec, webtools: WebTools, metadata: ToolMetadata | None = None
+) -> WebFunctionTool:
     name = spec.name
 
     def run(**kwargs: Any) -> WebOutput:
@@ -69,7 +70,9 @@ def _make_tool(spec: ToolSpec, webtools: WebTools) -> WebFunctionTool:
 
     run.__name__ = arun.__name__ = name
     run.__doc__ = arun.__doc__ = spec.description
-    metadata = ToolMetadata(name=name, description=spec.description, fn_schema=spec.args_model)
+    if metadata is None:
+        metadata = ToolMetadata(name=name, description=spec.description,
+                                fn_schema=spec.args_model)
     return WebFunctionTool(fn=run, async_fn=arun, metadata=metadata)
 
 
@@ -117,12 +120,11 @@ class WebToolSpec(BaseToolSpec):
         """One FunctionTool per selected tool (or per name in ``spec_functions``)."""
         names = list(spec_functions or self.spec_functions)
         tools: list[FunctionTool] = []
-        for name in names:
+        for entry in names:
+            name = entry if isinstance(entry, str) else entry[0]
             spec = self.webtools.spec(name)
-            tool = _make_tool(spec, self.webtools)
-            if func_to_metadata_mapping and name in func_to_metadata_mapping:
-                tool._metadata = func_to_metadata_mapping[name]
-            tools.append(tool)
+            metadata = (func_to_metadata_mapping or {}).get(name)
+            tools.append(_make_tool(spec, self.webtools, metadata))
         return tools
 
     def system_prompt(self, mode: str = "dom", *, tool_calling: bool = True) -> str:

@@ -54,11 +54,11 @@ class _Pages(BaseHTTPRequestHandler):
 
 def _count(tab: Tab) -> int:
     script = "() => +document.getElementById('n').textContent"
-    return int(tab._runner.run(tab.page.evaluate(script)))
+    return int(tab.runner.run(tab.page.evaluate(script)))
 
 
 def _bare_click(tab: Tab) -> None:
-    tab._runner.run(tab.page.locator("#go").click())
+    tab.runner.run(tab.page.locator("#go").click())
 
 
 def _ref_of_button(tab: Tab) -> str:

@@ -26,10 +26,10 @@ from pathlib import Path
 from typing import Any
 
 from playwright.async_api import Page, Route, async_playwright
-from webrefs.extract import extract_page
-from webrefs.launcher import chromium_args, find_chromium
 from webrefs.models import Node, PageTree
-from webrefs.refs import RefBook
+from webrefs.session.launcher import chromium_args, find_chromium
+from webrefs.snapshot.extract import extract_page
+from webrefs.snapshot.refs import RefBook
 
 REPO = Path(__file__).resolve().parent.parent
 README = REPO / "benchmarks" / "README.md"

@@ -28,9 +28,9 @@ from pathlib import Path
 from typing import Any
 
 from webrefs import Browser, render
-from webrefs.extract import extract_page
 from webrefs.models import INTERACTIVE_ROLES, PageTree
-from webrefs.tokens import TokenCounter
+from webrefs.render.tokens import TokenCounter
+from webrefs.snapshot.extract import extract_page
 
 ROOT = Path(__file__).resolve().parent.parent
 BUDGETS = (1000, 2000, 4000)
@@ -76,7 +76,7 @@ def naive_found(aria: str, reference: list[tuple[str, str, int]], counter: Token
 
 def read_page(browser: Browser, corpus: Path, file: str) -> tuple[PageTree, str]:
     tab = browser.new_tab()
-    core = tab._core
+    core = tab.core
     body = (corpus / file).read_bytes()
     url = HOST + file
 
@@ -96,7 +96,7 @@ def read_page(browser: Browser, corpus: Path, file: str) -> tuple[PageTree, str]
         return tree, aria
 
     try:
-        return tab._runner.run(core.call("benchmark", go))
+        return tab.runner.run(core.call("benchmark", go))
     finally:
         tab.close()
 

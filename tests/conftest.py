@@ -11,7 +11,7 @@ from collections.abc import Iterator
 import pytest
 from webrefs import Browser, Tab
 
-from tests.server import SiteServer
+from tests.helpers.server import SiteServer
 
 
 @pytest.fixture(scope="session")

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.helpers.paths import ROOT
 
 
 @pytest.fixture(scope="module")
@@ -39,7 +39,12 @@ def test_wheel_contents(wheel: Path) -> None:
     for required in (
         "webrefs/__init__.py",
         "webrefs/py.typed",
-        "webrefs/extractor.js",
+        "webrefs/snapshot/extractor.js",
+        "webrefs/session/__init__.py",
+        "webrefs/snapshot/__init__.py",
+        "webrefs/render/__init__.py",
+        "webrefs/safety/__init__.py",
+        "webrefs/tools/__init__.py",
         "webrefs/actions/__init__.py",
         "webrefs/adapters/__init__.py",
         "webrefs/prompts/__init__.py",
@@ -48,7 +53,7 @@ def test_wheel_contents(wheel: Path) -> None:
         assert required in names, f"{required} missing from the wheel"
     assert any(n.startswith("webrefs/prompts/") and n.endswith((".md", ".toml")) for n in names)
     assert any(n.startswith("webrefs/evals/suites/") and n.endswith(".json") for n in names)
-    assert any(n.startswith("webrefs/demo_site/") for n in names)
+    assert any(n.startswith("webrefs/evals/demo_site/") for n in names)
     assert not any(n.startswith(("toolkit/", "tests/", "adapters/")) for n in names)
     entry_points = next(n for n in names if n.endswith("entry_points.txt"))
     assert "webrefs = webrefs.cli:main" in zipfile.ZipFile(wheel).read(entry_points).decode()
@@ -76,7 +81,7 @@ def test_wheel_installs_and_imports_in_a_fresh_venv(wheel: Path, tmp_path: Path)
         "import importlib.resources as r, webrefs, webrefs.adapters, webrefs.prompts, "
         "webrefs.evals\n"
         "print(webrefs.__file__)\n"
-        "print(r.files('webrefs').joinpath('extractor.js').read_text()[:20])\n"
+        "print(r.files('webrefs.snapshot').joinpath('extractor.js').read_text()[:20])\n"
         "print(sorted(p.name for p in r.files('webrefs.evals').joinpath('suites').iterdir()))\n"
     )
     proc = subprocess.run(

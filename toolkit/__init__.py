@@ -11,14 +11,14 @@
 from __future__ import annotations
 
 from .browser import Browser
-from .diff import diff_snapshots
 from .errors import WebrefsError
-from .launcher import BrowserOptions
 from .models import ActionResult, NodeRef, PageTree, Snapshot, TextResult
 from .options import RenderOptions, TabOptions
-from .pagetype import classify_page
-from .render import render
-from .script import extractor_script, parse_snapshot_json
+from .render.diff import diff_snapshots
+from .render.pagetype import classify_page
+from .render.renderer import render
+from .session.launcher import BrowserOptions
+from .snapshot.script import extractor_script, parse_snapshot_json
 from .tab import Tab
 from .tools import ToolOptions, WebTools
 

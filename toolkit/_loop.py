@@ -3,21 +3,26 @@
 Every Playwright call of a Browser runs on that Browser's loop. Sync callers (any thread,
 including one inside a running loop such as a Jupyter cell) block on a future; async callers on
 another loop await a wrapped future; async callers already on the loop await directly.
+
+:func:`blocking` makes the blocking twin of an ``a``-prefixed coroutine method, so each call of
+the public front-ends is written once (``click = blocking(aclick)``).
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import threading
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from concurrent.futures import Future
-from typing import Any, TypeVar
+from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar
 
 from .errors import BrowserClosedError, WebrefsError
 
 T = TypeVar("T")
+P = ParamSpec("P")
 
-__all__ = ["Runner"]
+__all__ = ["Bound", "Runner", "blocking"]
 
 
 class Runner:
@@ -86,3 +91,29 @@ class Runner:
             self._thread.join(timeout=10)
             if not self._thread.is_alive():
                 self.loop.close()
+
+
+class Bound(Protocol):
+    """An object whose coroutines run on one :class:`Runner`'s loop."""
+
+    @property
+    def runner(self) -> Runner: ...
+
+
+B = TypeVar("B", bound=Bound)
+
+
+def blocking(
+    method: Callable[Concatenate[B, P], Coroutine[Any, Any, T]],
+) -> Callable[Concatenate[B, P], T]:
+    """The blocking twin of coroutine method ``aname``: named ``name``, same arguments and
+    docstring, runs the coroutine on the object's loop and waits for it (any thread)."""
+
+    @functools.wraps(method)
+    def run(self: B, /, *args: P.args, **kwargs: P.kwargs) -> T:
+        return self.runner.run(method(self, *args, **kwargs))
+
+    if method.__name__.startswith("a"):
+        run.__name__ = method.__name__[1:]
+        run.__qualname__ = method.__qualname__.rsplit(".", 1)[0] + "." + run.__name__
+    return run

@@ -1,251 +1,32 @@
-"""The Browser: Playwright's lifecycle (launch / connect / wrap), the tabs, and the loop thread.
+"""The public Browser: launch / connect / wrap, the tabs, and closing.
 
-``BrowserCore`` is the async implementation, touched only on the Browser's loop. ``Browser`` is
-the public object with blocking methods and ``a``-prefixed coroutine twins.
+A :class:`Browser` is a thin front-end over a :class:`~webrefs.session.browsercore.BrowserCore`
+and the :class:`~webrefs._loop.Runner` whose thread runs its event loop. Each coroutine has a
+blocking twin made by :func:`~webrefs._loop.blocking`.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-from typing import Any, Literal
+from typing import Any
 
-from playwright.async_api import Browser as PWBrowser
-from playwright.async_api import BrowserContext, Page, Playwright, async_playwright
-from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Page
 
-from ._loop import Runner
+from . import actions
+from ._loop import Runner, blocking
 from .errors import (
     BrowserClosedError,
-    BrowserLaunchError,
-    ConnectError,
     InvalidArgumentError,
     TabClosedError,
 )
-from .launcher import BrowserOptions, chromium_args, find_chromium
 from .options import TabOptions, merge_options
-from .tab import Tab, TabCore
+from .session.browsercore import BrowserCore
+from .session.launcher import BrowserOptions
+from .session.tabcore import TabCore
+from .tab import Tab
 
-__all__ = ["Browser", "BrowserCore"]
-
-Ownership = Literal["launched", "connected", "wrapped"]
-
-
-class BrowserCore:
-    """Async state of a browser: one context, its tabs, and which tab is active."""
-
-    def __init__(self, tab_options: TabOptions) -> None:
-        self.tab_options = tab_options
-        self.playwright: Playwright | None = None
-        self.pw_browser: PWBrowser | None = None
-        self.context: BrowserContext | None = None
-        self.ownership: Ownership = "launched"
-        self.tabs: list[TabCore] = []
-        self.active: TabCore | None = None
-        self._recent: list[TabCore] = []
-        self._by_page: dict[int, TabCore] = {}
-        self._next_tab = 1
-        self._creating = 0
-        self.opened_log: list[str] = []
-        """Ids of tabs opened by pages (popups), in order; actions report the new ones."""
-        self.dead = False
-        self.downloads_dir: str | None = None
-        """Folder downloads are saved in (sanitized names); ``None`` means downloads are off."""
-
-    # -- starting ----------------------------------------------------------------------------
-    async def launch(self, opts: BrowserOptions) -> None:
-        executable = find_chromium(opts.executable_path)
-        self.downloads_dir = opts.downloads_dir
-        self.playwright = await async_playwright().start()
-        chromium = self.playwright.chromium
-        args = chromium_args(opts.args)
-        width, height = opts.viewport
-        common: dict[str, Any] = {
-            "executable_path": executable,
-            "headless": opts.headless,
-            "args": args,
-            "timeout": opts.timeout_ms,
-            "env": opts.env or None,
-        }
-        context_opts: dict[str, Any] = {
-            "viewport": {"width": width, "height": height},
-            "accept_downloads": opts.downloads_dir is not None,
-        }
-        try:
-            if opts.user_data_dir:
-                self.context = await chromium.launch_persistent_context(
-                    opts.user_data_dir, **common, **context_opts
-                )
-                self.pw_browser = self.context.browser
-            else:
-                # Playwright gives launch() a fresh temporary profile and removes it on close.
-                self.pw_browser = await chromium.launch(
-                    **common, downloads_path=opts.downloads_dir
-                )
-                self.context = await self.pw_browser.new_context(**context_opts)
-        except PlaywrightError as exc:
-            await self._stop_playwright()
-            first = str(exc).strip().splitlines()[0] if str(exc).strip() else repr(exc)
-            raise BrowserLaunchError(
-                f"Chromium at {executable} did not start: {first}",
-                hint="Run 'webrefs doctor' to see which browser is used and why it fails.",
-            ) from None
-        self.ownership = "launched"
-        self._adopt_context()
-
-    async def connect(self, endpoint: str, timeout_ms: int) -> None:
-        if not endpoint.startswith(("http://", "https://", "ws://", "wss://")):
-            raise InvalidArgumentError(
-                f"Cannot connect to {endpoint!r}: use an http:// CDP address such as "
-                "http://127.0.0.1:9222 or a ws:// DevTools URL."
-            )
-        self.playwright = await async_playwright().start()
-        try:
-            self.pw_browser = await self.playwright.chromium.connect_over_cdp(
-                endpoint, timeout=timeout_ms
-            )
-        except PlaywrightError as exc:
-            await self._stop_playwright()
-            first = str(exc).strip().splitlines()[0]
-            raise ConnectError(
-                f"Could not attach to a browser at {endpoint}: {first}",
-                hint="Start Chrome with --remote-debugging-port=9222 and try again.",
-            ) from None
-        contexts = self.pw_browser.contexts
-        self.context = contexts[0] if contexts else await self.pw_browser.new_context()
-        self.ownership = "connected"
-        self._adopt_context()
-
-    def wrap(self, page: Page) -> None:
-        self.context = page.context
-        self.pw_browser = self.context.browser
-        self.ownership = "wrapped"
-        self._adopt(page, popup=False)
-        self._adopt_context()
-
-    def _adopt_context(self) -> None:
-        assert self.context is not None
-        self.context.on("page", self._on_page)
-        for page in self.context.pages:
-            self._adopt(page, popup=False)
-        if self.pw_browser is not None:
-            self.pw_browser.on("disconnected", self._on_disconnected)
-        self.context.on("close", lambda _ctx: self._on_disconnected(None))
-
-    def _on_disconnected(self, _browser: Any) -> None:
-        self.dead = True
-
-    def _on_page(self, page: Page) -> None:
-        if self._creating:
-            return  # new_tab() adopts its own page
-        self._adopt(page, popup=True)
-
-    def _adopt(self, page: Page, *, popup: bool) -> TabCore:
-        known = self._by_page.get(id(page))
-        if known is not None:
-            return known
-        core = TabCore(self, page, f"t{self._next_tab}", self.tab_options)
-        self._next_tab += 1
-        self._by_page[id(page)] = core
-        self.tabs.append(core)
-        if popup:
-            self.opened_log.append(core.id)
-        if popup or self.active is None:
-            self._make_active(core)
-        return core
-
-    def _make_active(self, core: TabCore) -> None:
-        self.active = core
-        if core in self._recent:
-            self._recent.remove(core)
-        self._recent.append(core)
-
-    def forget(self, core: TabCore) -> None:
-        """A tab closed: drop it, and fall back to the most recently active open tab."""
-        self._by_page.pop(id(core.page), None)
-        if core in self.tabs:
-            self.tabs.remove(core)
-        if core in self._recent:
-            self._recent.remove(core)
-        if self.active is core:
-            self.active = self._recent[-1] if self._recent else None
-
-    # -- tabs ---------------------------------------------------------------------------------
-    def _check_alive(self) -> None:
-        if self.dead:
-            raise BrowserClosedError(
-                "The browser process has exited or disconnected.",
-                hint="Launch a new Browser; this one cannot be used any more.",
-            )
-
-    async def new_page_for(self, core: TabCore | None) -> Page:
-        """A fresh page in this context; registered under ``core`` when given."""
-        self._check_alive()
-        assert self.context is not None
-        self._creating += 1
-        try:
-            page = await self.context.new_page()
-        except PlaywrightError as exc:
-            self.dead = self.dead or not (self.pw_browser and self.pw_browser.is_connected())
-            raise BrowserClosedError(
-                f"Could not open a page: {str(exc).splitlines()[0]}",
-                hint="Launch a new Browser if this one has exited.",
-            ) from None
-        finally:
-            self._creating -= 1
-        if core is not None:
-            self._by_page.pop(id(core.page), None)
-            self._by_page[id(page)] = core
-        return page
-
-    async def new_tab(self, url: str | None) -> TabCore:
-        from . import actions
-
-        page = await self.new_page_for(None)
-        core = self._adopt(page, popup=False)
-        self._make_active(core)
-        if url:
-            await actions.goto(core, url)
-        return core
-
-    async def activate(self, core: TabCore) -> None:
-        if core.closed or core not in self.tabs:
-            raise TabClosedError(f"Tab {core.id} is closed.", hint="List the open tabs.")
-        self._make_active(core)
-        with contextlib.suppress(PlaywrightError):
-            await core.page.bring_to_front()
-
-    def find(self, key: str | int) -> TabCore:
-        """A tab by id (``t2``) or position in :attr:`tabs`."""
-        if isinstance(key, int):
-            if 0 <= key < len(self.tabs):
-                return self.tabs[key]
-        else:
-            for core in self.tabs:
-                if core.id == key:
-                    return core
-        known = ", ".join(c.id for c in self.tabs) or "none"
-        raise TabClosedError(f"No open tab {key!r}.", hint=f"Open tabs: {known}.")
-
-    # -- closing ------------------------------------------------------------------------------
-    async def close(self) -> None:
-        try:
-            if self.ownership == "launched" and not self.dead:
-                if self.context is not None:
-                    await asyncio.wait_for(self.context.close(), 15)
-                if self.pw_browser is not None:
-                    await asyncio.wait_for(self.pw_browser.close(), 15)
-        except (PlaywrightError, TimeoutError):
-            pass
-        finally:
-            self.dead = True
-            await self._stop_playwright()
-
-    async def _stop_playwright(self) -> None:
-        if self.playwright is not None:
-            pw, self.playwright = self.playwright, None
-            with contextlib.suppress(PlaywrightError, TimeoutError):
-                await asyncio.wait_for(pw.stop(), 15)
+__all__ = ["Browser"]
 
 
 class Browser:
@@ -357,7 +138,7 @@ class Browser:
     # -- tabs ---------------------------------------------------------------------------------
     def _tab(self, core: TabCore) -> Tab:
         tab = self._tabs.get(id(core))
-        if tab is None or tab._core is not core:
+        if tab is None or tab.core is not core:
             tab = Tab(core, self._runner)
             self._tabs[id(core)] = tab
         return tab
@@ -376,6 +157,22 @@ class Browser:
         return self._tab(core)
 
     @property
+    def core(self) -> BrowserCore:
+        """The engine behind this browser (for webrefs' own layers; runs on its loop)."""
+        return self._core
+
+    @property
+    def version(self) -> str:
+        """The browser's version string (``"?"`` when it cannot be known)."""
+        pw = self._core.pw_browser
+        return pw.version if pw is not None else "?"
+
+    @property
+    def runner(self) -> Runner:
+        """The bridge to this browser's event loop, which every call runs on."""
+        return self._runner
+
+    @property
     def closed(self) -> bool:
         return self._core.dead
 
@@ -387,21 +184,25 @@ class Browser:
         """An open tab by id (``'t2'``) or index."""
         return self._tab(self._core.find(key))
 
-    def new_tab(self, url: str | None = None) -> Tab:
-        return self._tab(self._runner.run(self._core.new_tab(url)))
+    async def _new_tab(self, url: str | None) -> TabCore:
+        core = await self._core.new_tab()
+        if url:
+            await actions.goto(core, url)
+        return core
 
     async def anew_tab(self, url: str | None = None) -> Tab:
-        return self._tab(await self._runner.arun(self._core.new_tab(url)))
+        """Open a tab (at ``url`` when given) and make it the active one."""
+        return self._tab(await self._runner.arun(self._new_tab(url)))
 
-    def switch_tab(self, key: str | int | Tab) -> Tab:
-        core = key._core if isinstance(key, Tab) else self._core.find(key)
-        self._runner.run(self._core.activate(core))
-        return self._tab(core)
+    new_tab = blocking(anew_tab)
 
     async def aswitch_tab(self, key: str | int | Tab) -> Tab:
-        core = key._core if isinstance(key, Tab) else self._core.find(key)
+        """Make a tab (by id ``'t2'``, index or :class:`Tab`) the active one."""
+        core = key.core if isinstance(key, Tab) else self._core.find(key)
         await self._runner.arun(self._core.activate(core))
         return self._tab(core)
+
+    switch_tab = blocking(aswitch_tab)
 
     # -- closing ------------------------------------------------------------------------------
     def close(self) -> None:

@@ -16,7 +16,7 @@ _ENCODINGS = ("o200k_base", "cl100k_base")
 
 def _doctor(args: argparse.Namespace) -> int:
     from .errors import WebrefsError
-    from .launcher import find_chromium
+    from .session.launcher import find_chromium
 
     ok = True
     print(f"python      {platform.python_version()} ({sys.executable})")
@@ -39,7 +39,7 @@ def _doctor(args: argparse.Namespace) -> int:
 
         with Browser.launch(executable_path=executable) as browser:
             tab = browser.new_tab("data:text/html,<title>webrefs doctor</title><p>ok</p>")
-            version = browser._core.pw_browser.version if browser._core.pw_browser else "?"
+            version = browser.version
             print(f"browser     starts: yes (version {version}, page title {tab.title!r})")
     except WebrefsError as exc:
         print(f"browser     starts: NO: {exc}")
@@ -99,7 +99,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["demo"]:
         # Everything after 'demo' belongs to the demo, options included.
-        from .demo import main as demo_main
+        from .evals.demo import main as demo_main
 
         code: int = demo_main(argv[1:])
         return code

@@ -65,6 +65,7 @@ __all__ = [
     "UnknownRefError",
     "VerificationError",
     "WebrefsError",
+    "missing_extra",
     "translate_playwright_error",
 ]
 
@@ -273,3 +274,15 @@ def _last_log_line(text: str) -> str:
         if line and not line.startswith("=") and "Call log" not in line:
             return line[:200]
     return lines[0][:200] if lines else "no details"
+
+
+_EXTRA_PACKAGES = {
+    "langchain": "langchain-core", "llamaindex": "llama-index-core", "evals": "vcrpy",
+}
+
+
+def missing_extra(module: str, extra: str) -> ImportError:
+    """The one ImportError for an optional dependency that is not installed: ``module``
+    needs the ``webrefs[extra]`` extra (raise it ``from`` the original ImportError)."""
+    needs = _EXTRA_PACKAGES.get(extra, extra)
+    return ImportError(f"{module} needs {needs}: pip install 'webrefs[{extra}]'")

@@ -1,6 +1,6 @@
 """Actions on a tab: resolve a target, act with real input, verify, report.
 
-Each function takes a :class:`~webrefs.tab.TabCore` and runs on the Browser's loop.
+Each function takes a :class:`~webrefs.session.tabcore.TabCore` and runs on the Browser's loop.
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from .perform import timeout_ms
 
 if TYPE_CHECKING:
-    from ..tab import TabCore
+    from ..session.tabcore import TabCore
 
 __all__ = ["screenshot"]
 

@@ -3,26 +3,23 @@ then saved there under sanitized, unique names)."""
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from playwright.async_api import Download
 from playwright.async_api import Error as PlaywrightError
 
 from ..errors import NotActionableError, VerificationError
 from ..models import ActionResult
 from .dom import inspect, run_js
-from .limits import check_upload_paths, sanitize_filename
+from .limits import check_upload_paths
 from .perform import Outcome, perform, timeout_ms
 from .targets import Target
 
 if TYPE_CHECKING:
-    from ..tab import TabCore
+    from ..session.tabcore import TabCore
 
-__all__ = ["save_download", "unique_path", "upload"]
+__all__ = ["upload"]
 
 _FILES_JS = "(el) => el.files ? Array.from(el.files).map((f) => f.name) : null"
 
@@ -75,32 +72,3 @@ async def upload(tab: TabCore, target: str, paths: str | Sequence[str]) -> Actio
         return outcome
 
     return await perform(tab, "upload", target, act, doing=f"uploading to {str(target)[:60]}")
-
-
-def unique_path(folder: Path, name: str) -> Path:
-    """``folder/name``, or ``folder/name (2).ext`` and so on when that exists."""
-    candidate = folder / name
-    stem, suffix = candidate.stem, candidate.suffix
-    n = 2
-    while candidate.exists():
-        candidate = folder / f"{stem} ({n}){suffix}"
-        n += 1
-    return candidate
-
-
-async def save_download(download: Download, folder: str | None, entry: dict[str, Any]) -> None:
-    """Save ``download`` into ``folder`` under a sanitized unique name, or cancel it when
-    downloads are off (no folder); record the outcome in ``entry`` (``saved``, ``error``)."""
-    if not folder:
-        with contextlib.suppress(PlaywrightError):
-            await download.cancel()
-        entry["error"] = "downloads are off (no downloads_dir configured)"
-        return
-    target = Path(folder).expanduser().resolve()
-    try:
-        target.mkdir(parents=True, exist_ok=True)
-        path = unique_path(target, sanitize_filename(download.suggested_filename))
-        await asyncio.wait_for(download.save_as(path), 120)
-        entry["saved"] = str(path)
-    except (PlaywrightError, OSError, TimeoutError) as exc:
-        entry["error"] = (str(exc).splitlines() or ["failed"])[0][:200]

@@ -12,7 +12,7 @@ from .perform import Outcome, perform, timeout_ms
 from .targets import Target
 
 if TYPE_CHECKING:
-    from ..tab import TabCore
+    from ..session.tabcore import TabCore
 
 __all__ = ["press_key"]
 

@@ -21,7 +21,6 @@ __all__ = [
     "clamp_ms",
     "normalize_key",
     "parse_scroll",
-    "sanitize_filename",
 ]
 
 MIN_TIMEOUT_MS = 100
@@ -91,29 +90,6 @@ def check_upload_paths(paths: str | Sequence[str], roots: Sequence[str]) -> list
             raise InvalidArgumentError(f"{str(raw)[:200]!r} is not an existing file.")
         out.append(str(path))
     return out
-
-
-_UNSAFE = re.compile(r"[\x00-\x1f\x7f/\\:*?\"<>|]+")
-_RESERVED = {"con", "prn", "aux", "nul", *(f"com{i}" for i in range(1, 10)),
-             *(f"lpt{i}" for i in range(1, 10))}
-
-
-def sanitize_filename(name: str, *, max_len: int = 120) -> str:
-    """A file name safe on every OS: no folders, no control or reserved characters, no
-    leading dots, not empty, not a reserved device name, at most ``max_len`` characters."""
-    base = name.replace("\\", "/").rsplit("/", 1)[-1]
-    base = _UNSAFE.sub("_", base).strip().strip(".").strip()
-    if not base:
-        base = "download"
-    stem, dot, ext = base.rpartition(".")
-    if not dot:
-        stem, ext = base, ""
-    if stem.lower() in _RESERVED:
-        stem = "_" + stem
-    ext = ext[:16]
-    room = max_len - (len(ext) + 1 if ext else 0)
-    stem = stem[: max(room, 1)]
-    return f"{stem}.{ext}" if ext else stem
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from .limits import clamp_ms
 from .perform import Outcome, perform
 
 if TYPE_CHECKING:
-    from ..tab import TabCore
+    from ..session.tabcore import TabCore
 
 __all__ = ["go_back", "go_forward", "goto"]
 

@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any
 from playwright.async_api import ElementHandle
 from playwright.async_api import Error as PlaywrightError
 
-from ..diff import diff_snapshots
 from ..errors import (
     ActionError,
     ActionTimeoutError,
@@ -25,14 +24,15 @@ from ..errors import (
     translate_playwright_error,
 )
 from ..models import ActionResult, DialogEvent
-from ..refs import REGISTRY_KEY
+from ..render.diff import diff_snapshots
+from ..snapshot.refs import REGISTRY_KEY
 from . import readiness
 from .dom import hit_test
 from .limits import clamp_ms
 from .targets import Target, resolve
 
 if TYPE_CHECKING:
-    from ..tab import TabCore
+    from ..session.tabcore import TabCore
 
 __all__ = ["Outcome", "covered_error", "perform", "timeout_ms"]
 

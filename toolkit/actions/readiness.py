@@ -35,7 +35,7 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Frame, Page, Request
 
 if TYPE_CHECKING:
-    from ..tab import TabCore
+    from ..session.tabcore import TabCore
 
 __all__ = [
     "REQUEST_PATIENCE_MS",
@@ -176,11 +176,11 @@ class _Tracker:
 
     def _request(self, request: Request) -> None:
         for w in list(self.watchers):
-            w._on_request(request)
+            w.on_request(request)
 
     def _done(self, request: Request) -> None:
         for w in list(self.watchers):
-            w._on_request_done(request)
+            w.on_request_done(request)
 
     def _popup(self, _page: Page) -> None:
         for w in list(self.watchers):
@@ -188,7 +188,7 @@ class _Tracker:
 
     def _navigated(self, frame: Frame) -> None:
         for w in list(self.watchers):
-            w._on_frame_navigated(frame)
+            w.on_frame_navigated(frame)
 
 
 _TRACKERS: weakref.WeakKeyDictionary[Page, _Tracker] = weakref.WeakKeyDictionary()
@@ -236,21 +236,21 @@ class Readiness:
     _listening: bool = False
 
     # -- page events ----------------------------------------------------------------------
-    def _on_request(self, request: Request) -> None:
+    def on_request(self, request: Request) -> None:
         if request.resource_type not in _WAITED_TYPES or self._tracked >= _MAX_TRACKED:
             return
         self._tracked += 1
         self._requests[id(request)] = (request, time.monotonic())
 
-    def _on_request_done(self, request: Request) -> None:
+    def on_request_done(self, request: Request) -> None:
         if self._requests.pop(id(request), None) is not None:
             self.last_async_done = time.monotonic()
 
-    def _on_frame_navigated(self, frame: Frame) -> None:
+    def on_frame_navigated(self, frame: Frame) -> None:
         if frame == self.tab.page.main_frame:
             self.navigated = True
 
-    def _listen(self) -> None:
+    def listen(self) -> None:
         _tracker(self.tab.page).watchers.add(self)
         self._listening = True
 
@@ -265,7 +265,7 @@ class Readiness:
         self._unlisten()
 
     # -- waiting ----------------------------------------------------------------------------
-    async def _poll(self, mode: str, budget_s: float) -> dict[str, Any] | None:
+    async def poll(self, mode: str, budget_s: float) -> dict[str, Any] | None:
         """One look at the page; ``None`` when it did not answer in time."""
         try:
             result = await asyncio.wait_for(
@@ -307,7 +307,7 @@ class Readiness:
             if self.tab.page.is_closed():
                 report.reason = "closed"
                 break
-            state = await self._poll(mode, remaining)
+            state = await self.poll(mode, remaining)
             now = time.monotonic()
             if state is None:
                 await asyncio.sleep(min(POLL_MS / 1000, max(deadline - now, 0)))
@@ -317,7 +317,7 @@ class Readiness:
             if state.get("fresh"):
                 # a new document since the action: its changes all count as new
                 self.navigated = True
-                await self._poll("rearm", deadline - now)
+                await self.poll("rearm", deadline - now)
                 continue
             self.mutations = max(self.mutations, int(state.get("mut", 0)))
             self.added = max(self.added, int(state.get("added", 0)))
@@ -366,7 +366,7 @@ async def arm(tab: TabCore, *, quiet_ms: int | None = None,
     m = tab.options.max_wait_ms if max_wait_ms is None else max_wait_ms
     r = Readiness(tab, quiet_ms=max(0, min(int(q), 10_000)),
                   max_wait_ms=max(0, min(int(m), 60_000)))
-    r._listen()
-    await r._poll("arm", EVAL_TIMEOUT_S)
+    r.listen()
+    await r.poll("arm", EVAL_TIMEOUT_S)
     r.started = time.monotonic()
     return r

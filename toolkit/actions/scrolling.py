@@ -14,7 +14,7 @@ from .perform import Outcome, perform
 from .targets import Target
 
 if TYPE_CHECKING:
-    from ..tab import TabCore
+    from ..session.tabcore import TabCore
 
 __all__ = ["scroll"]
 

@@ -17,7 +17,7 @@ from .perform import Outcome, covered_error, perform, timeout_ms
 from .targets import Target
 
 if TYPE_CHECKING:
-    from ..tab import TabCore
+    from ..session.tabcore import TabCore
 
 __all__ = ["match_options", "select"]
 

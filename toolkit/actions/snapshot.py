@@ -5,14 +5,14 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from ..extract import extract_page
 from ..models import Snapshot
 from ..options import RenderOptions, merge_options
-from ..refs import parse_ref
-from ..render import render
+from ..render.renderer import render
+from ..snapshot.extract import extract_page
+from ..snapshot.refs import parse_ref
 
 if TYPE_CHECKING:
-    from ..tab import TabCore
+    from ..session.tabcore import TabCore
 
 __all__ = ["snapshot", "take_snapshot"]
 
@@ -35,8 +35,8 @@ async def take_snapshot(tab: TabCore, overrides: dict[str, Any]) -> Snapshot:
         if ref is None:
             selector = opts.scope
         opts = replace(opts, scope=ref)
-    tree = await extract_page(tab, content_refs=not opts.interactive_only,
-                              root_selector=selector)
+    tree = await extract_page(tab.page, tab.refs, dialogs=tab.dialog_log,
+                              content_refs=not opts.interactive_only, root_selector=selector)
     # extract_page already lists the tab's dialogs seen since the last action (not consumed:
     # the action that caused them reports them too)
     snap = render(tree, opts)

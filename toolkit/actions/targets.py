@@ -14,11 +14,11 @@ from typing import TYPE_CHECKING, Literal
 from playwright.async_api import ElementHandle, Frame
 
 from ..errors import InvalidTargetError, StaleRefError, UnknownRefError, WebrefsError
-from ..refs import parse_ref, resolve_ref
+from ..snapshot.refs import parse_ref, resolve_ref
 from .describe import choose
 
 if TYPE_CHECKING:
-    from ..tab import TabCore
+    from ..session.tabcore import TabCore
 
 __all__ = ["Target", "classify", "resolve"]
 
@@ -86,7 +86,7 @@ async def resolve(tab: TabCore, target: object) -> Target:
         if node is not None:
             label = f'{node.role} "{node.name[:60]}"' if node.name else node.role
     try:
-        frame, handle = await resolve_ref(tab, ref)
+        frame, handle = await resolve_ref(tab.page, tab.refs, ref)
     except StaleRefError as err:
         if tab.options.resnapshot_on_stale and err.snapshot is None:
             err.snapshot = await _fresh_snapshot(tab)

@@ -21,7 +21,7 @@ from .perform import Outcome, perform
 from .targets import Target, resolve
 
 if TYPE_CHECKING:
-    from ..tab import TabCore
+    from ..session.tabcore import TabCore
 
 __all__ = ["TRUNCATION_MARK", "get_text", "truncate", "wait_for"]
 

@@ -13,7 +13,7 @@ from .perform import Outcome, perform, timeout_ms
 from .targets import Target
 
 if TYPE_CHECKING:
-    from ..tab import TabCore
+    from ..session.tabcore import TabCore
 
 __all__ = ["fill", "refuse_unless_editable"]
 

@@ -1,0 +1,104 @@
+"""A scripted LangChain chat model, for running a webrefs agent offline (no API key).
+
+It plays a task's reference solution (:class:`webrefs.evals.scripted.ScriptedModel`): each turn it
+reads the tool messages it was sent, finds the refs it needs in the latest snapshot text, and
+answers with an ``AIMessage`` carrying the next tool call, then with the final answer. Use it
+in place of a real model in quick starts, examples and tests::
+
+    model = ScriptedChatModel(task=load_demo_task())
+    agent = create_agent(model, WebToolkit(browser=browser).get_tools())
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from webrefs.errors import missing_extra
+
+try:
+    from langchain_core.callbacks import CallbackManagerForLLMRun
+    from langchain_core.language_models import BaseChatModel
+    from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
+    from langchain_core.outputs import ChatGeneration, ChatResult
+    from langchain_core.tools import BaseTool
+except ImportError as exc:  # pragma: no cover - exercised by a subprocess test
+    raise missing_extra("webrefs.evals.langchain_scripted", "langchain") from exc
+
+from pydantic import ConfigDict, Field, PrivateAttr
+
+from .scripted import ScriptedModel, Task
+
+__all__ = ["ScriptedChatModel"]
+
+
+def _text(message: BaseMessage) -> str:
+    content = message.content
+    if isinstance(content, str):
+        return content
+    return "\n".join(
+        str(part.get("text", "")) if isinstance(part, dict) else str(part) for part in content
+    )
+
+
+class ScriptedChatModel(BaseChatModel):
+    """A chat model that solves ``task`` by its reference solution, one tool call per turn.
+
+    ``seen`` records, per turn, the tool results the model was shown (what a real model
+    would have read).
+    """
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    task: Task
+    seen: list[list[str]] = Field(default_factory=list)
+    _script: ScriptedModel = PrivateAttr()
+    _ids: Any = PrivateAttr()
+
+    def model_post_init(self, context: Any, /) -> None:
+        self._script = ScriptedModel(self.task)
+        self._ids = itertools.count(1)
+
+    @property
+    def _llm_type(self) -> str:
+        return "webrefs-scripted"
+
+    def bind_tools(
+        self, tools: Sequence[dict[str, Any] | type | Callable[..., Any] | BaseTool], **kwargs: Any
+    ) -> ScriptedChatModel:
+        """The script knows its tools; binding changes nothing."""
+        return self
+
+    def _new_results(self, messages: list[BaseMessage]) -> list[str]:
+        """Tool results sent since the model's last turn, in order."""
+        results: list[str] = []
+        for message in reversed(messages):
+            if isinstance(message, ToolMessage):
+                results.append(_text(message))
+            elif isinstance(message, AIMessage):
+                break
+        return results[::-1]
+
+    def _generate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        results = self._new_results(messages)
+        self.seen.append(results)
+        for text in results:
+            self._script.observe(text)
+        call = self._script.next_call()
+        if call is None:
+            message = AIMessage(content=self._script.answer())
+        else:
+            name, args = call
+            message = AIMessage(
+                content="",
+                tool_calls=[{"name": name, "args": args, "id": f"call_{next(self._ids)}",
+                             "type": "tool_call"}],
+            )
+        return ChatResult(generations=[ChatGeneration(message=message)])

@@ -1,0 +1,65 @@
+"""goto, back, forward; popups and new tabs; downloads (off unless enabled)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from webrefs import Browser, Tab
+from webrefs.errors import InvalidArgumentError, NavigationError
+
+from tests.helpers.actions import ref
+
+pytestmark = pytest.mark.browser
+
+
+def test_goto_back_forward(tab: Tab, site) -> None:  # type: ignore[no-untyped-def]
+    r = tab.goto(site.url("/actions/hazards.html"))
+    assert r.navigated and r.readback["status"] == 200 and r.action == "goto"
+    tab.goto(site.url("/actions/target.html"))
+    r = tab.go_back()
+    assert r.url_after.endswith("/actions/hazards.html") and r.navigated
+    r = tab.go_forward()
+    assert r.url_after.endswith("/actions/target.html")
+    with pytest.raises(NavigationError):
+        tab.go_forward()
+
+
+def test_goto_reports_http_errors_and_rejects_bad_urls(tab: Tab, site) -> None:  # type: ignore[no-untyped-def]
+    r = tab.goto(site.url("/__status?code=404"))
+    assert r.readback["status"] == 404 and "HTTP 404" in r.message
+    for bad in ("", "   ", "example.com", "javascript:alert(1)", 42):
+        with pytest.raises(InvalidArgumentError):
+            tab.goto(bad)  # type: ignore[arg-type]
+
+
+def test_click_that_opens_a_popup_reports_the_new_tab(browser: Browser, tab: Tab, site) -> None:  # type: ignore[no-untyped-def]
+    tab.goto(site.url("/actions/popup.html"))
+    r = tab.click(ref(tab, "button", "Open window"))
+    assert len(r.new_tabs) == 1
+    new = browser.tab(r.new_tabs[0])
+    assert "opened tab" in r.summary()
+    r2 = tab.click(ref(tab, "link", "New tab link"))
+    assert len(r2.new_tabs) == 1 and r2.new_tabs != r.new_tabs
+    new.close()
+    browser.tab(r2.new_tabs[0]).close()
+
+
+def test_downloads_are_off_by_default(tab: Tab, site) -> None:  # type: ignore[no-untyped-def]
+    tab.goto(site.url("/actions/popup.html"))
+    r = tab.click(ref(tab, "link", "Download file"))
+    downloads = r.readback.get("downloads", [])
+    assert all(d["saved"] is None for d in downloads)
+
+
+def test_downloads_land_in_the_folder_with_sanitized_names(tmp_path: Path, site) -> None:  # type: ignore[no-untyped-def]
+    folder = tmp_path / "dl"
+    with Browser.launch(downloads_dir=str(folder)) as b:
+        tab = b.new_tab(site.url("/actions/popup.html"))
+        r = tab.click(ref(tab, "link", "Download file"))
+        (entry,) = r.readback["downloads"]
+        saved = Path(entry["saved"])
+        assert saved.parent == folder.resolve()
+        assert "/" not in saved.name and ":" not in saved.name and "?" not in saved.name
+        assert saved.read_text() == "hello file"
+        assert "downloaded" in r.message

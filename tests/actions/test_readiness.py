@@ -1,0 +1,88 @@
+"""The readiness wait after an action: waits for async updates, never hangs."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from webrefs import Tab
+
+from tests.helpers.actions import opened, ref, text_of
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def timing(tab: Tab, site) -> Tab:  # type: ignore[no-untyped-def]
+    return opened(tab, site.url("/actions/timing.html"))
+
+
+def out(tab: Tab) -> str:
+    return text_of(tab, "out")
+
+
+def test_click_waits_for_timer_update(timing: Tab) -> None:
+    r = timing.click(ref(timing, "button", "Late update"))
+    assert out(timing) == "late update"  # never returns before the 300 ms update lands
+    assert r.readback["ready"] == "quiet" and r.mutations >= 1
+
+
+def test_click_waits_for_fetch_update(timing: Tab) -> None:
+    r = timing.click(ref(timing, "button", "Fetch"))
+    assert out(timing) == "fetched"
+    assert r.readback["ready"] == "quiet"
+
+
+def test_static_click_uses_the_short_window(timing: Tab) -> None:
+    r = timing.click(ref(timing, "button", "Nothing"))
+    assert r.mutations == 0
+    assert r.readback["ready"] == "quiet"
+    # the short window applies: the wait did not need the 500 ms quiet window
+    assert r.waited_ms < timing.options.quiet_ms + 4000
+
+
+def test_long_polling_does_not_hang(timing: Tab) -> None:
+    timing.configure(max_wait_ms=8000)
+    r = timing.click(ref(timing, "button", "Long poll"))
+    assert r.readback["ready"] == "quiet"  # the hanging request was given up on, not waited out
+    assert out(timing) == "polling"
+
+
+def test_page_that_never_goes_quiet_returns_at_max_wait(timing: Tab) -> None:
+    timing.configure(max_wait_ms=1500)
+    r = timing.click(ref(timing, "button", "Start ticker"))
+    assert r.success
+    assert r.readback["ready"] == "max_wait"
+    assert "kept changing" in r.message
+
+
+def test_busy_main_thread_does_not_hang(timing: Tab) -> None:
+    timing.configure(max_wait_ms=1000, action_timeout_ms=1000)
+    started = time.monotonic()
+    try:
+        r = timing.click(ref(timing, "button", "Busy"))
+    except Exception as exc:  # a click whose handler blocks may also time out: both are bounded
+        assert "ms" in str(exc)
+    else:
+        assert r.readback["ready"] in ("busy", "max_wait", "quiet")
+    # the call came back while the page's 4 s busy loop may still be running
+    assert time.monotonic() - started < 30
+
+
+def test_css_animation_does_not_hang(timing: Tab) -> None:
+    timing.configure(max_wait_ms=3000)
+    r = timing.click(ref(timing, "button", "Nothing"))
+    assert r.readback["ready"] == "quiet"
+
+
+def test_zero_max_wait_skips_waiting(timing: Tab) -> None:
+    timing.configure(max_wait_ms=0)
+    r = timing.click(ref(timing, "button", "Nothing"))
+    assert r.readback["ready"] == "no_wait"
+
+
+def test_navigation_by_click_is_reported(timing: Tab) -> None:
+    r = timing.click(ref(timing, "link", "Go to target"))
+    assert r.navigated and r.url_after.endswith("/actions/target.html")
+    assert r.url_before.endswith("/actions/timing.html")
+    assert "Target page" in timing.title

@@ -1,0 +1,78 @@
+"""The scripted model: refs read from outlines, the reference solution played back, answers."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from webrefs.errors import WebrefsError
+from webrefs.evals.demo import load_demo_task
+from webrefs.evals.scripted import ScriptedModel, find_ref, load_suite
+from webrefs.tools.actionparse import parse_actions
+
+OUTLINE = ('- search:\n    - searchbox "Search articles" [ref=e4]\n    - button "Search" [ref=e5]')
+
+
+def test_find_ref_reads_outline_lines() -> None:
+    text = ('- main:\n  - search:\n    - searchbox "Search articles" [placeholder="x"] [ref=e4]\n'
+            '    - button "Search" [ref=e5]\n  - link "Veldmark Lighthouse" [ref=f1e13]')
+    assert find_ref(text, ["searchbox", "textbox"], "search") == "e4"
+    assert find_ref(text, ["button"], "Search") == "e5"
+    assert find_ref(text, ["link"], "veldmark") == "f1e13"
+    assert find_ref(text, ["link"], "harbour") is None
+    assert find_ref(text, ["main"]) is None  # no ref on that line
+
+
+def test_scripted_model_fails_loudly_without_the_needed_element() -> None:
+    model = ScriptedModel(load_demo_task())
+    assert model.next_call(None) == ("web_snapshot", {})
+    with pytest.raises(WebrefsError, match="needs a searchbox/textbox named 'Search'"):
+        model.next_call('- button "Go" [ref=e1]')
+
+
+def test_task_success_check() -> None:
+    task = load_demo_task()
+    assert task.check("It was built in 1887.", "http://h/article-veldmark.html") == []
+    failed = task.check("I do not know.", "http://h/index.html")
+    assert failed == ["the answer does not contain '1887'",
+                      "the final URL 'http://h/index.html' does not contain 'article-veldmark'"]
+
+
+
+
+def test_reply_writes_actions_as_json_in_markdown_then_answers() -> None:
+    model = ScriptedModel(load_demo_task())
+    first = model.reply(None)
+    assert parse_actions(first)[0].tool == "web_snapshot"
+    fill = parse_actions(model.reply(OUTLINE))[0]
+    assert (fill.tool, fill.args) == ("web_fill", {"value": "lighthouse", "ref": "e4"})
+    click = parse_actions(model.reply("Filled e4."))[0]
+    assert click.args == {"ref": "e5"}  # still read from the outline seen before
+    for observation in ('- link "Veldmark Lighthouse" [ref=e13]', "Clicked e13."):
+        model.reply(observation)
+    assert model.next_call("Page text") == ("web_get_text", {})
+    assert model.done
+    assert model.reply("It was built in 1887 and stands 38 metres.") == (
+        "Veldmark Lighthouse was built in 1887."
+    )
+    assert [tool for tool, _ in model.log] == [s.tool for s in model.task.solution]
+
+
+def test_answer_without_a_match() -> None:
+    model = ScriptedModel(load_demo_task())
+    model.observe("nothing useful")
+    assert model.answer() == "I could not find the answer."
+
+
+def test_diff_lines_count_as_outline_lines() -> None:
+    assert find_ref('+  - button "Search" [ref=e12]', ["button"], "search") == "e12"
+
+
+def test_load_suite_validates_tasks() -> None:
+    raw = {"tasks": [{"id": "t", "goal": "g", "start": "a.html", "answer": {"pattern": "x"},
+                      "solution": [{"tool": "web_snapshot"}]}]}
+    (task,) = load_suite(json.dumps(raw))
+    assert task.solution[0].args == {}
+    raw["tasks"][0]["solution"] = [{"tool": "web_click", "reff": {}}]
+    with pytest.raises(ValueError, match="reff"):
+        load_suite(raw)

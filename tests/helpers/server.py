@@ -1,0 +1,94 @@
+"""A local web server for tests: serves tests/sites/ on 127.0.0.1 at a free port.
+
+Besides static files it has a few dynamic routes for timing cases:
+
+- ``/__slow?ms=N`` answers after N milliseconds (capped at 30 s).
+- ``/__hang`` keeps the connection open without answering (long polling), up to 60 s.
+- ``/__status?code=N`` answers with that HTTP status.
+- ``/__echo`` answers a POST or GET with a small page showing the query and the body.
+"""
+
+from __future__ import annotations
+
+import html
+import threading
+import time
+from functools import partial
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
+
+from tests.helpers.paths import TESTS
+
+SITES = TESTS / "sites"
+
+
+class _Handler(SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+    def end_headers(self) -> None:
+        self.send_header("Cache-Control", "no-store")
+        super().end_headers()
+
+    def _send(self, code: int, body: str, ctype: str = "text/html; charset=utf-8") -> None:
+        data = body.encode()
+        self.send_response(code)
+        self.send_header("Content-Type", ctype)
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def _dynamic(self, method: str) -> bool:
+        parts = urlsplit(self.path)
+        query = parse_qs(parts.query)
+        if parts.path == "/__slow":
+            ms = min(int(query.get("ms", ["500"])[0]), 30_000)
+            time.sleep(ms / 1000)
+            self._send(200, f"<title>slow</title><p id=done>waited {ms} ms</p>")
+            return True
+        if parts.path == "/__hang":
+            time.sleep(60)
+            return True
+        if parts.path == "/__status":
+            code = int(query.get("code", ["500"])[0])
+            self._send(code, f"<title>status {code}</title><h1>Status {code}</h1>")
+            return True
+        if parts.path == "/__echo":
+            length = int(self.headers.get("Content-Length") or 0)
+            body = self.rfile.read(length).decode(errors="replace") if length else ""
+            shown = html.escape(f"{method} {parts.query} {body}")
+            self._send(200, f"<title>echo</title><main><h1>Echo</h1><p id=echo>{shown}</p></main>")
+            return True
+        return False
+
+    def do_GET(self) -> None:
+        if not self._dynamic("GET"):
+            super().do_GET()
+
+    def do_POST(self) -> None:
+        if not self._dynamic("POST"):
+            self._send(405, "method not allowed", "text/plain")
+
+
+class SiteServer:
+    """``with SiteServer() as s: s.url('/page.html')``"""
+
+    def __init__(self, root: Path = SITES) -> None:
+        handler = partial(_Handler, directory=str(root))
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self.httpd.daemon_threads = True
+        self.port = self.httpd.server_address[1]
+        self.origin = f"http://127.0.0.1:{self.port}"
+        self._thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+
+    def url(self, path: str = "/") -> str:
+        return self.origin + (path if path.startswith("/") else "/" + path)
+
+    def __enter__(self) -> SiteServer:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()

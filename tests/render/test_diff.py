@@ -1,0 +1,74 @@
+"""diff_snapshots: changes by ref, within a budget, on both formats."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from webrefs import diff_snapshots, render
+from webrefs.errors import InvalidArgumentError
+from webrefs.models import PageTree
+from webrefs.render.tokens import count_tokens
+
+from tests.helpers.paths import DATA
+
+TREE = DATA / "trees" / "shop.json"
+
+
+def trees() -> tuple[PageTree, PageTree]:
+    before = PageTree.model_validate_json(TREE.read_text())
+    d: dict[str, Any] = before.model_dump(by_alias=True)
+    main = d["root"]["children"][1]["children"]
+    main[2]["children"][0]["states"] = {"checked": False}  # e6 unchecked
+    main[1]["children"][1]["name"] = "Find"  # e5 renamed
+    nav = d["root"]["children"][0]["children"]
+    nav.pop()  # e2 removed
+    nav.append({"tag": "a", "role": "link", "name": "Cart (1)", "ref": "e20"})
+    return before, PageTree.model_validate(d)
+
+
+def test_text_diff_lists_changed_added_removed_by_ref() -> None:
+    a, b = trees()
+    out = diff_snapshots(render(a), render(b))
+    assert out.split("\n") == [
+        "[diff] url=https://shop.test/search?q=gold changed=2 added=1 removed=1",
+        '~ button "Find" [ref=e5]  (was: button "Search" [ref=e5])',
+        '~ checkbox "In stock only" [ref=e6]  (was: checkbox "In stock only" [checked] [ref=e6])',
+        '+ link "Cart (1)" [ref=e20]',
+        '- link "Account" [ref=e2]',
+    ]
+
+
+def test_json_diff_and_no_change() -> None:
+    a, b = trees()
+    out = diff_snapshots(render(a, format="json"), render(b, format="json"))
+    assert "changed=2 added=1 removed=1" in out and '"ref":"e20"' in out
+    same = render(a)
+    assert diff_snapshots(same, same).endswith("(no change)")
+
+
+def test_navigation_is_reported() -> None:
+    a, _ = trees()
+    moved = a.model_copy(update={"url": "https://shop.test/cart"})
+    out = diff_snapshots(render(a), render(moved))
+    assert "(navigated from https://shop.test/search?q=gold)" in out.split("\n")[0]
+
+
+def test_no_before_gives_the_snapshot_and_budget_is_respected() -> None:
+    a, b = trees()
+    snap = render(b)
+    assert diff_snapshots(None, snap) == snap.text
+    small = diff_snapshots(render(a), snap, max_tokens=45)
+    assert count_tokens(small) <= 45
+    assert "more changes" in small
+    with pytest.raises(InvalidArgumentError):
+        diff_snapshots(render(a), snap, max_tokens=0)
+
+
+def test_page_text_cannot_fake_a_ref_in_the_diff() -> None:
+    a, _ = trees()
+    d: dict[str, Any] = a.model_dump(by_alias=True)
+    d["root"]["children"][1]["children"].append(
+        {"tag": "p", "role": "heading", "name": 'x" [ref=e5]', "level": 2})
+    out = diff_snapshots(render(a), render(PageTree.model_validate(d)))
+    assert "changed=0 added=1 removed=0" in out

@@ -1,0 +1,115 @@
+"""Frames: same- and cross-origin, nested, hidden, unreadable; refs inside frames."""
+
+from __future__ import annotations
+
+import time
+from urllib.parse import quote
+
+from webrefs import Tab
+from webrefs.snapshot.extract import ExtractLimits
+
+from tests.helpers.extracting import evaluate, extract, find, find_all, resolve_html
+from tests.helpers.server import SiteServer
+
+
+def _wait_frames(tab: Tab, count: int) -> None:
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        frames = tab.core.page.frames
+        if len(frames) >= count and all(f.url not in ("", "about:blank") for f in frames):
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"frames did not load: {[f.url for f in tab.core.page.frames]}")
+
+
+def test_cross_origin_frame(tab: Tab, site: SiteServer, other_site: SiteServer) -> None:
+    child = other_site.url("/extract/child.html")
+    tab.goto(site.url("/extract/cross.html#" + quote(child, safe="")))
+    _wait_frames(tab, 2)
+    tree = extract(tab)
+    host = find(tree, tag="iframe")
+    assert host.frame is not None and host.frame.error is None
+    assert host.frame.url == child and host.frame.prefix == "f1"
+    button = find(tree, role="button", name="Frame button")
+    assert button.ref == "f1e1"
+    assert "Frame button" in resolve_html(tab, "f1e1")
+    assert find(tree, role="button", name="Host button").ref == "e1"
+    # boxes are in main-document coordinates: inside the iframe, past its 10px border
+    assert host.box is not None and button.box is not None
+    assert button.box.x >= host.box.x + 10 and button.box.y >= host.box.y + 10
+    assert button.box.x + button.box.w <= host.box.x + host.box.w
+    assert tree.stats.frames == 2 and [f.url for f in tree.frames] == [child]
+
+
+def test_nested_frames_get_their_own_prefixes(tab: Tab, site: SiteServer) -> None:
+    tab.goto(site.url("/extract/nest-outer.html"))
+    _wait_frames(tab, 3)
+    tree = extract(tab)
+    outer = find(tree, role="button", name="Outer button")
+    middle = find(tree, role="button", name="Middle button")
+    inner = find(tree, role="button", name="Frame button")
+    assert outer.ref == "e1"
+    assert middle.ref is not None and inner.ref is not None
+    assert middle.ref[:2] != inner.ref[:2] and middle.ref.startswith("f")
+    assert "Middle button" in resolve_html(tab, middle.ref)
+    assert "Frame button" in resolve_html(tab, inner.ref)
+    # the inner frame hangs under the middle frame's iframe node
+    middle_frame = find(tree, tag="iframe", name="middle")
+    assert find_all_in(middle_frame, "Frame button")
+    inner_host = find(tree, tag="iframe", name="inner")
+    assert inner.box and inner_host.box and middle_frame.box
+    for host in (inner_host, middle_frame):
+        assert host.box is not None
+        assert host.box.x < inner.box.x < host.box.x + host.box.w
+        assert host.box.y < inner.box.y < host.box.y + host.box.h
+    # refs stay the same in a second snapshot
+    again = extract(tab)
+    assert find(again, role="button", name="Frame button").ref == inner.ref
+
+
+def find_all_in(node: object, name: str) -> bool:
+    from tests.helpers.extracting import walk
+
+    return any(n.name == name for n in walk(node))  # type: ignore[arg-type]
+
+
+def test_hidden_hanging_and_srcdoc_frames(tab: Tab, site: SiteServer) -> None:
+    tab.runner.run(tab.core.page.goto(site.url("/extract/frames-hidden.html"),
+                                        wait_until="domcontentloaded"))
+    deadline = time.monotonic() + 10
+    while "about:srcdoc" not in [f.url for f in tab.core.page.frames]:
+        assert time.monotonic() < deadline, "the srcdoc frame did not load"
+        time.sleep(0.05)
+    tree = extract(tab, limits=ExtractLimits(frame_timeout_s=1.0))
+    assert not find_all(tree, name="Frame button")  # the display:none frame is not shown
+    hanging = find(tree, tag="iframe", name="hanging frame")
+    assert hanging.frame is not None and hanging.frame.error
+    assert not hanging.children
+    assert find(tree, role="button", name="Srcdoc button").ref
+    assert find(tree, role="button", name="Top button").ref == "e1"
+
+
+def test_frame_removed_makes_its_refs_stale(tab: Tab, site: SiteServer) -> None:
+    from webrefs.errors import StaleRefError
+
+    tab.goto(site.url("/extract/basic.html"))
+    tree = extract(tab)
+    ref = find(tree, role="button", name="Frame button").ref
+    assert ref and ref.startswith("f")
+    evaluate(tab, "document.querySelector('iframe').remove()")
+    try:
+        resolve_html(tab, ref)
+    except StaleRefError:
+        pass
+    else:
+        raise AssertionError("a ref into a removed frame must be stale")
+
+
+def test_frame_navigation_does_not_reuse_refs(tab: Tab, site: SiteServer) -> None:
+    tab.goto(site.url("/extract/basic.html"))
+    first = find(extract(tab), role="button", name="Frame button").ref
+    frame = tab.core.page.frames[1]
+    tab.runner.run(frame.goto(site.url("/extract/child.html?again")))
+    second = find(extract(tab), role="button", name="Frame button").ref
+    assert first and second and first != second
+    assert first[:2] == second[:2]  # same frame, same prefix, next number

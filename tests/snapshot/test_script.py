@@ -1,0 +1,117 @@
+"""The extractor as a string for other hosts, and parse_snapshot_json (pure and in a page)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import webrefs
+from webrefs import Tab, extractor_script, parse_snapshot_json
+from webrefs.errors import SnapshotFormatError
+
+from tests.helpers.extracting import evaluate, find
+from tests.helpers.server import SiteServer
+
+VALID = {
+    "version": 1,
+    "url": "https://example.test/",
+    "title": "Example",
+    "viewport": {"width": 1280, "height": 720},
+    "scroll": {"x": 0, "y": 40},
+    "document": {"width": 1280, "height": 2000},
+    "focusedRef": "e2",
+    "nextRef": 3,
+    "stats": {"domNodes": 10, "visitedNodes": 9, "emittedNodes": 3, "skippedHidden": 1,
+              "jsTimeMs": 1.5, "truncated": False, "truncatedReasons": []},
+    "root": {"tag": "body", "children": [
+        {"tag": "a", "role": "link", "name": "Home", "ref": "e1", "attrs": {"href": "/"},
+         "box": {"x": 1, "y": 2, "w": 30, "h": 10}, "inViewport": True},
+        {"tag": "input", "role": "textbox", "name": "Query", "ref": "e2", "value": "cats",
+         "states": {"focused": True}, "fontSize": 13.3},
+        {"tag": "select", "role": "combobox", "ref": "e3",
+         "options": [{"value": "a", "label": "A", "selected": True}]},
+        {"tag": "#text", "text": "hello"},
+    ]},
+}
+
+
+def test_exported() -> None:
+    assert "extractor_script" in webrefs.__all__ and "parse_snapshot_json" in webrefs.__all__
+
+
+def test_script_is_a_documented_versioned_function_expression() -> None:
+    script = extractor_script()
+    assert script.lstrip().startswith("/*") and "version 1" in script
+    assert "(opts) =>" in script
+    assert len(script.encode()) < 40_000
+    for key in ("maxNodes", "maxTextPerNode", "contentRefs", "prefix", "nextRef", "rootSelector"):
+        assert key in script
+
+
+def test_parse_valid() -> None:
+    tree = parse_snapshot_json(json.dumps(VALID))
+    assert tree.url == "https://example.test/" and tree.scroll.y == 40
+    assert tree.document.height == 2000 and tree.viewport.width == 1280
+    assert tree.focused_ref == "e2"
+    link, box, select, text = tree.root.children
+    assert link.role == "link" and link.box is not None and link.box.w == 30 and link.in_viewport
+    assert box.value == "cats" and box.states["focused"] is True and box.font_size == 13.3
+    assert select.options is not None and select.options[0].selected
+    assert text.text == "hello"
+    assert tree.stats.skipped_hidden == 1 and tree.stats.js_time_ms == 1.5
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("", "not valid JSON"),
+        ("{not json", "not valid JSON"),
+        ("[1, 2]", "JSON object"),
+        (json.dumps({**VALID, "version": 2}), "version 2"),
+        (json.dumps({k: v for k, v in VALID.items() if k != "version"}), "version None"),
+        (json.dumps({k: v for k, v in VALID.items() if k != "root"}), "root"),
+        (json.dumps({**VALID, "root": {"children": []}}), "tag"),
+        (json.dumps({**VALID, "root": {"tag": "body", "box": {"x": "left"}}}), "root.box"),
+    ],
+)
+def test_parse_errors(text: str, words: str) -> None:
+    with pytest.raises(SnapshotFormatError) as err:
+        parse_snapshot_json(text)
+    assert words in str(err.value)
+
+
+def test_parse_rejects_non_string() -> None:
+    with pytest.raises(SnapshotFormatError):
+        parse_snapshot_json(b"{}")  # type: ignore[arg-type]
+
+
+def test_another_host_can_run_the_script(tab: Tab, site: SiteServer) -> None:
+    """A host that only evaluates JS and returns a string (as a WebView would)."""
+    tab.goto(site.url("/extract/basic.html"))
+    raw = evaluate(tab, f"() => ({extractor_script()})({{prefix: '', nextRef: 1}})")
+    assert isinstance(raw, str)
+    tree = parse_snapshot_json(raw)
+    assert tree.title == "Basic page"
+    assert find(tree, role="button", name="Search").ref
+    frame = find(tree, tag="iframe")  # this host does not read frames: the node stays empty
+    assert frame.children == [] and frame.frame is not None and frame.frame.prefix is None
+    # same document, second run: the page-side registry keeps the refs
+    again = parse_snapshot_json(
+        evaluate(tab, f"() => ({extractor_script()})({{nextRef: {json.loads(raw)['nextRef']}}})"))
+    assert find(again, role="button", name="Search").ref == find(tree, role="button",
+                                                                 name="Search").ref
+
+
+def test_root_selector(tab: Tab, site: SiteServer) -> None:
+    from webrefs.errors import InvalidArgumentError, NoMatchError
+
+    from tests.helpers.extracting import extract, find_all
+
+    tab.goto(site.url("/extract/basic.html"))
+    tree = extract(tab, root_selector="form")
+    assert find(tree, role="form").ref is None
+    assert not find_all(tree, role="link") and find(tree, role="button", name="Search").ref
+    with pytest.raises(NoMatchError):
+        extract(tab, root_selector="#nothing-here")
+    with pytest.raises(InvalidArgumentError):
+        extract(tab, root_selector="div[[")

@@ -1,0 +1,200 @@
+"""From a page tree to a flat list of outline items, in document order.
+
+Each item is a node that may become one outline line: a *candidate* (an element an agent acts
+on, or content when content is asked for) or *structure* (landmarks, lists, tables, forms,
+frames) drawn only around kept candidates. Wrappers with no role are folded away in compact
+mode. Depth is capped at ``max_depth``: deeper structure is not drawn and deeper candidates are
+lifted. Pure: no browser, no tokens.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..errors import UnknownRefError
+from ..models import INTERACTIVE_ROLES, Node, PageTree
+from .outline import clean, is_ref, safe_role
+
+__all__ = ["CONTENT_ROLES", "STRUCTURE_ROLES", "Item", "Layout", "build_layout"]
+
+CANDIDATE = 1
+STRUCTURE = 2
+
+STRUCTURE_ROLES: frozenset[str] = frozenset(
+    {
+        "banner", "navigation", "main", "contentinfo", "complementary", "region", "search",
+        "form", "dialog", "alertdialog", "list", "table", "grid", "treegrid", "tree", "menu",
+        "menubar", "tablist", "toolbar", "radiogroup", "article", "feed", "tabpanel", "row",
+        "iframe", "figure", "directory", "group",
+    }
+)
+"""Roles drawn as structure around kept nodes (``group`` only when it has a name)."""
+
+CONTENT_ROLES: frozenset[str] = frozenset(
+    {
+        "heading", "paragraph", "img", "image", "listitem", "cell", "columnheader",
+        "rowheader", "blockquote", "code", "term", "definition", "caption", "math", "note",
+        "status", "alert", "log", "timer", "tooltip", "text", "strong", "emphasis", "time",
+        "mark", "meter", "progressbar", "figcaption", "label", "legend", "deletion",
+        "insertion", "subscript", "superscript", "generic", "StaticText",
+    }
+)
+"""Roles that are content: candidates when content is asked for and they carry text."""
+
+CONTEXT_ROLES: frozenset[str] = frozenset({"heading", "alert", "status"})
+"""Content kept (without ref) even in interactive-only mode: what the page says it is about,
+and what it says went wrong."""
+
+DIALOG_ROLES: frozenset[str] = frozenset({"dialog", "alertdialog"})
+
+
+@dataclass(slots=True)
+class Item:
+    idx: int
+    """Position in document order (pre-order)."""
+    node: Node
+    role: str
+    kind: int
+    parent: int
+    """Index of the nearest drawn-able ancestor item, -1 for the top level."""
+    depth: int
+    end: int = 0
+    """One past the last item of this item's subtree (subtrees are contiguous)."""
+    ref: str | None = None
+    """Shown ref (only candidates that carry a valid ref, and not content in interactive mode)."""
+    name: str = ""
+    frame: str | None = None
+    tier: int = 3
+    """0 focused element, 1 inside an open dialog, 2 in the focused element's form, 3 the rest."""
+    interactive: bool = False
+    in_viewport: bool = False
+    lifted: bool = False
+    score: float = 0.0
+
+
+@dataclass
+class Layout:
+    items: list[Item] = field(default_factory=list)
+    depth_cut: bool = False
+    """Structure below ``max_depth`` was not drawn (some nodes were lifted)."""
+    scope_node: Node | None = None
+
+
+def _find(node: Node, ref: str) -> Node | None:
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if n.ref == ref:
+            return n
+        stack.extend(reversed(n.children))
+    return None
+
+
+def scope_root(tree: PageTree, scope: str | None) -> Node:
+    """The node to render: the whole page, or the subtree of a ref given as ``scope``."""
+    if scope and is_ref(scope):
+        found = _find(tree.root, scope)
+        if found is None:
+            raise UnknownRefError(
+                f"scope={scope} is not on this page.",
+                hint="Take a new snapshot and use a ref from it, or pass a CSS selector.",
+            )
+        return found
+    return tree.root
+
+
+def build_layout(tree: PageTree, *, interactive_only: bool, compact: bool, max_depth: int,
+                 max_text: int, scope: str | None = None) -> Layout:
+    """Flatten ``tree`` (or the ``scope`` ref's subtree) into items in document order."""
+    root = scope_root(tree, scope)
+    layout = Layout(scope_node=root if root is not tree.root else None)
+    items = layout.items
+    cap = max_depth - 1
+    focused = tree.focused_ref
+
+    def visit(node: Node, parent: int, depth: int, frame: str | None, tier: int) -> None:
+        role_raw = node.role
+        role = safe_role(role_raw, "") if role_raw else ""
+        framed = node.frame
+        if framed is not None:
+            role = "iframe"
+        elif not role and node.tag == "form":
+            role = "form"
+        interactive = node.clickable or role_raw in INTERACTIVE_ROLES
+        text = node.name or node.text
+        kind = 0
+        if interactive:
+            kind = CANDIDATE
+        elif role in STRUCTURE_ROLES and (role != "group" or node.name):
+            kind = STRUCTURE
+        elif text and (role in CONTEXT_ROLES or (not interactive_only
+                                                  and (not role or role in CONTENT_ROLES))):
+            kind = CANDIDATE
+        elif not compact and node is not tree.root:
+            kind = STRUCTURE
+        my_tier = tier
+        st = node.states
+        ref = node.ref
+        is_focus = bool(ref and ref == focused) or bool(st and st.get("focused") is True)
+        if role in DIALOG_ROLES or (st and st.get("modal") is True):
+            my_tier = min(my_tier, 1)
+        child_frame = framed.prefix if framed is not None else frame
+        children = node.children
+        if kind == 0 or (kind == STRUCTURE and depth >= cap):
+            if kind and children:
+                layout.depth_cut = True
+            for child in children:
+                visit(child, parent, depth, child_frame, my_tier)
+            return
+        idx = len(items)
+        show_ref = ref if (kind == CANDIDATE and ref and (interactive or not interactive_only)
+                           and is_ref(ref)) else None
+        lifted = depth > cap
+        item = Item(
+            idx=idx, node=node, role=role or ("text" if kind == CANDIDATE else "generic"),
+            kind=kind, parent=parent, depth=cap if lifted else depth, ref=show_ref,
+            name=clean(text, max_text) if kind == CANDIDATE else clean(node.name, 60),
+            frame=frame, tier=0 if is_focus and kind == CANDIDATE else my_tier,
+            interactive=interactive, in_viewport=node.in_viewport, lifted=lifted,
+        )
+        items.append(item)
+        if lifted:
+            layout.depth_cut = True
+        if depth < cap:
+            for child in children:
+                visit(child, idx, depth + 1, child_frame, my_tier)
+        else:
+            for child in children:
+                visit(child, parent, depth, child_frame, my_tier)
+        item.end = len(items)
+
+    for child in root.children if root is tree.root else [root]:
+        visit(child, -1, 0, None, 3)
+    _mark_focused_form(items)
+    return layout
+
+
+def _frame_of(node: Node, current: str | None) -> str | None:
+    if node.frame is not None:
+        return node.frame.prefix
+    return current
+
+
+def _mark_focused_form(items: list[Item]) -> None:
+    """Candidates in the form around the focused element go to tier 2."""
+    focus = next((it for it in items if it.tier == 0), None)
+    if focus is None:
+        return
+    form: Item | None = None
+    p = focus.parent
+    while p >= 0:
+        anc = items[p]
+        if anc.role == "form" or anc.node.tag == "form":
+            form = anc
+            break
+        p = anc.parent
+    if form is None:
+        return
+    for it in items[form.idx + 1: form.end]:
+        if it.kind == CANDIDATE and it.tier > 2:
+            it.tier = 2

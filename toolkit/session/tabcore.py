@@ -1,0 +1,199 @@
+"""The engine of one tab: its Playwright page, ref book, last snapshot, dialog and download
+handling, crash recovery, and the lock that serializes calls on it.
+
+``TabCore`` runs only on the Browser's loop. Actions (:mod:`webrefs.actions`) take a
+``TabCore``; the public :class:`~webrefs.Tab` front-end wraps one. The browser that owns a tab
+is seen only through :class:`TabHost`, so this module does not import the browser engine.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol, TypeVar
+
+from playwright.async_api import Dialog, Download, Page
+from playwright.async_api import Error as PlaywrightError
+
+from ..errors import (
+    BrowserClosedError,
+    PageCrashedError,
+    TabClosedError,
+    WebrefsError,
+    translate_playwright_error,
+)
+from ..models import DialogEvent, PageTree, Snapshot
+from ..options import TabOptions
+from ..snapshot.refs import RefBook
+from .downloads import save_download
+
+__all__ = ["TabCore", "TabHost"]
+
+T = TypeVar("T")
+
+_DIALOG_TYPES = ("alert", "confirm", "prompt", "beforeunload")
+
+
+class TabHost(Protocol):
+    """What a tab needs of the browser engine that owns it."""
+
+    dead: bool
+    """The browser process exited or disconnected."""
+    downloads_dir: str | None
+    """Folder downloads are saved in; ``None`` means downloads are off."""
+    opened_log: list[str]
+    """Ids of tabs opened by pages (popups), in order; actions report the new ones."""
+
+    def forget(self, core: TabCore) -> None:
+        """The tab closed: stop tracking it."""
+
+    async def new_page_for(self, core: TabCore | None) -> Page:
+        """A fresh page in the same context, registered under ``core``."""
+
+    async def activate(self, core: TabCore) -> None:
+        """Make ``core`` the active tab."""
+
+
+class TabCore:
+    """Async state of one tab. Only touched on the Browser's loop."""
+
+    def __init__(self, browser: TabHost, page: Page, tab_id: str, options: TabOptions) -> None:
+        self.browser = browser
+        self.page = page
+        self.id = tab_id
+        self.options = options
+        self.lock = asyncio.Lock()
+        self.refs = RefBook()
+        self.last_snapshot: Snapshot | None = None
+        self.last_tree: PageTree | None = None
+        self.dialog_log: list[DialogEvent] = []
+        self.dialog_budget = options.max_dialogs
+        self.crashed = False
+        self.closed = False
+        self.last_url = page.url
+        self._pending: set[asyncio.Future[None]] = set()
+        self.downloads: list[dict[str, Any]] = []
+        """Downloads started by the page: name, saved path (or None) and error."""
+        self._watch(page)
+
+    # -- page events -------------------------------------------------------------------------
+    def _watch(self, page: Page) -> None:
+        page.on("crash", self._on_crash)
+        page.on("close", self._on_close)
+        page.on("dialog", self._on_dialog)
+        page.on("framenavigated", self._on_navigated)
+        page.on("download", self._on_download)
+
+    def _on_crash(self, _page: Page) -> None:
+        self.crashed = True
+
+    def _on_close(self, page: Page) -> None:
+        if page is self.page and not self.crashed:
+            self.closed = True
+            self.browser.forget(self)
+
+    def _on_navigated(self, frame: Any) -> None:
+        if frame == self.page.main_frame:
+            self.last_url = frame.url
+
+    def _on_download(self, download: Download) -> None:
+        """Save into the browser's downloads folder (sanitized name), or cancel when off."""
+        folder = self.browser.downloads_dir
+        entry: dict[str, Any] = {"name": download.suggested_filename[:200], "saved": None,
+                                 "error": None}
+        if len(self.downloads) < 100:
+            self.downloads.append(entry)
+        task = asyncio.ensure_future(save_download(download, folder, entry))
+        self._pending.add(task)
+        task.add_done_callback(self._pending.discard)
+
+    def _on_dialog(self, dialog: Dialog) -> None:
+        """Answer every dialog at once, so none ever blocks the page or a call."""
+        kind = dialog.type if dialog.type in _DIALOG_TYPES else "alert"
+        accept = self.options.dialogs == "accept" and self.dialog_budget > 0
+        self.dialog_budget -= 1
+        answer = self.options.prompt_text if (accept and kind == "prompt") else None
+        if len(self.dialog_log) < 200:
+            self.dialog_log.append(
+                DialogEvent(
+                    type=kind,
+                    message=dialog.message[:500],
+                    handled="accepted" if accept else "dismissed",
+                    answer=answer,
+                )
+            )
+
+        async def answer_it() -> None:
+            try:
+                if accept:
+                    await dialog.accept(answer or "")
+                else:
+                    await dialog.dismiss()
+            except PlaywrightError:
+                pass  # the page went away with its dialog
+
+        task = asyncio.ensure_future(answer_it())
+        self._pending.add(task)
+        task.add_done_callback(self._pending.discard)
+
+    def take_dialogs(self) -> list[DialogEvent]:
+        """Dialogs seen since the last call, and reset the storm budget."""
+        seen, self.dialog_log = self.dialog_log, []
+        self.dialog_budget = self.options.max_dialogs
+        return seen
+
+    # -- running calls -----------------------------------------------------------------------
+    def _check_usable(self) -> None:
+        if self.browser.dead:
+            raise BrowserClosedError(
+                "The browser process has exited or disconnected.",
+                hint="Launch a new Browser; this one cannot be used any more.",
+            )
+        if self.closed:
+            raise TabClosedError(
+                f"Tab {self.id} is closed.", hint="List the open tabs and switch to one."
+            )
+
+    async def _recover_from_crash(self) -> None:
+        url = self.last_url
+        dead = self.page
+        page = await self.browser.new_page_for(self)
+        self.page = page
+        self.crashed = False
+        self._watch(page)
+        with contextlib.suppress(PlaywrightError):
+            await dead.close()
+        self.last_snapshot = None
+        self.last_tree = None
+        self.refs.forget_documents()
+        raise PageCrashedError(
+            f"The page in tab {self.id} crashed (it was at {url}).",
+            hint="The tab now holds a fresh blank page: navigate again, then take a new snapshot.",
+        )
+
+    async def call(self, doing: str, fn: Callable[[], Awaitable[T]]) -> T:
+        """Run ``fn`` with this tab's lock held, Playwright errors translated."""
+        self._check_usable()
+        async with self.lock:
+            self._check_usable()
+            if self.crashed:
+                await self._recover_from_crash()
+            try:
+                return await fn()
+            except WebrefsError:
+                raise
+            except PlaywrightError as exc:
+                if self.crashed:
+                    await self._recover_from_crash()
+                if self.browser.dead:
+                    self._check_usable()
+                raise translate_playwright_error(exc, doing=doing) from None
+
+    async def close(self) -> None:
+        if self.closed:
+            return
+        self.closed = True
+        self.browser.forget(self)
+        with contextlib.suppress(PlaywrightError):
+            await self.page.close()

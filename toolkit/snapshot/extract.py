@@ -1,0 +1,379 @@
+"""Reading a live page: run the extractor in every frame and stitch one :class:`PageTree`.
+
+Each frame (same-origin or cross-origin alike: Playwright reaches out-of-process frames) is
+read by evaluating ``extractor.js`` in it; iframe nodes get their frame's tree as children,
+with boxes moved into main-document coordinates. A frame that cannot be read becomes an iframe
+node whose ``frame.error`` says why; only a failure of the main frame raises.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Frame
+
+from ..errors import (
+    InvalidArgumentError,
+    NoMatchError,
+    SnapshotError,
+    SnapshotFormatError,
+    translate_playwright_error,
+)
+from ..models import PageTree
+from .script import load_frame_json, script_body, tree_from_dict
+
+if TYPE_CHECKING:
+    from playwright.async_api import Page
+
+    from ..models import DialogEvent
+    from .refs import RefBook
+
+__all__ = ["ExtractLimits", "extract_page"]
+
+_FRAME_KEY_JS = (
+    # The key of an iframe element in its document's registry, made on first use (the same
+    # get-or-create as extractor.js, so it can run before or after the parent frame's walk).
+    "(el, K) => { let r = window[K];"
+    " if (!r) { r = { books: new Map(), frames: new WeakMap(), frameNext: 1 };"
+    " try { Object.defineProperty(window, K, { value: r }); } catch (e) { return null; } }"
+    " let k = r.frames.get(el);"
+    " if (k === undefined) { k = r.frameNext++; r.frames.set(el, k); } return k; }"
+)
+_MAX_TREE_DEPTH = 240
+"""Deepest stitched tree (pydantic validates nested dicts up to ~250 levels)."""
+
+
+@dataclass(frozen=True)
+class ExtractLimits:
+    """Caps passed to the extractor and time bounds of one extraction."""
+
+    max_nodes: int = 2000
+    """Emitted nodes per frame before the walk stops."""
+    max_text_per_node: int = 200
+    """Characters kept of a name, text or value."""
+    max_attr: int = 150
+    """Characters kept of an attribute value."""
+    max_depth: int = 100
+    """Deepest emitted depth in the main frame (deeper nodes are lifted)."""
+    frame_max_depth: int = 60
+    """Deepest emitted depth inside a child frame."""
+    max_time_ms: int = 5000
+    """The in-page walk of one frame stops after this long (reason ``maxTime``)."""
+    main_timeout_s: float = 15.0
+    """Bound on reading the main frame; past it the snapshot fails."""
+    frame_timeout_s: float = 3.0
+    """Bound on reading one child frame; past it the frame is reported unreadable."""
+
+
+DEFAULT_LIMITS = ExtractLimits()
+
+
+@dataclass
+class _FrameRead:
+    frame: Frame
+    prefix: str
+    data: dict[str, Any] | None = None
+    error: str | None = None
+    key: int | None = None
+    by_key: dict[int, dict[str, Any]] = field(default_factory=dict)
+
+
+async def extract_page(
+    page: Page,
+    book: RefBook,
+    *,
+    dialogs: Sequence[DialogEvent] = (),
+    content_refs: bool = False,
+    root_selector: str | None = None,
+    limits: ExtractLimits = DEFAULT_LIMITS,
+) -> PageTree:
+    """Read ``page`` (all frames) into a :class:`PageTree`, issuing refs from ``book`` (the
+    page's tab's ref book); ``dialogs`` seen since the last action are listed in the tree.
+    Call it with the tab's lock held (inside ``TabCore.call``)."""
+    book.prune()
+    main = page.main_frame
+    frames = [f for f in page.frames if not f.is_detached()]
+    if main not in frames:
+        frames.insert(0, main)
+    reads = [_FrameRead(f, book.prefix_for(f, main)) for f in frames]
+
+    async def read(r: _FrameRead) -> None:
+        is_main = r.frame is main
+        opts = {
+            "maxNodes": limits.max_nodes,
+            "maxTextPerNode": limits.max_text_per_node,
+            "maxAttr": limits.max_attr,
+            "maxDepth": limits.max_depth if is_main else limits.frame_max_depth,
+            "maxTimeMs": limits.max_time_ms,
+            "contentRefs": content_refs,
+            "prefix": r.prefix,
+            "nextRef": book.next_number(r.prefix),
+            "rootSelector": root_selector if is_main else None,
+            "registryKey": book.registry_key,
+        }
+        timeout = limits.main_timeout_s if is_main else limits.frame_timeout_s
+        if not is_main and (not r.frame.url or r.frame.url.startswith("chrome-error:")):
+            r.error = ("still loading (no document yet)" if not r.frame.url
+                       else "failed to load (the browser shows an error page)")
+            r.key = await _frame_key(r, book)
+            return
+        if is_main:
+            await _read_frame(r, opts, timeout, root_selector)
+        else:
+            _, r.key = await asyncio.gather(
+                _read_frame(r, opts, timeout, None), _frame_key(r, book)
+            )
+        if r.data is not None:
+            book.advance(r.prefix, int(r.data.get("nextRef") or 1))
+
+    results = await asyncio.gather(*(read(r) for r in reads), return_exceptions=True)
+    for res in results:
+        if isinstance(res, BaseException):
+            raise res
+    main_read = reads[0]
+    assert main_read.data is not None
+    data = main_read.data
+    if data.get("rootMissing"):
+        raise NoMatchError(
+            f"root_selector {root_selector!r} matched nothing on the page.",
+            hint="Check the selector, or take a snapshot of the whole page.",
+        )
+    tree = _stitch(reads, data)
+    tree_model = tree_from_dict(tree)
+    if dialogs:
+        tree_model = tree_model.model_copy(update={"dialogs": list(dialogs)})
+    return tree_model
+
+
+async def _read_frame(
+    r: _FrameRead, opts: dict[str, Any], timeout: float, root_selector: str | None
+) -> None:
+    """Run the extractor in one frame; child frame failures are kept in ``r.error``."""
+    is_main = r.frame.parent_frame is None
+    try:
+        text = await asyncio.wait_for(_run_extractor(r.frame, opts), timeout)
+        r.data = load_frame_json(text)
+    except TimeoutError:
+        if is_main:
+            raise SnapshotError(
+                f"Reading the page timed out after {timeout:g} s.",
+                hint="The page may be busy running scripts; wait and try again.",
+            ) from None
+        r.error = f"timed out after {timeout:g} s (still loading or busy)"
+    except PlaywrightError as exc:
+        if is_main:
+            message = str(exc)
+            bad_selector = "SyntaxError" in message or "not a valid" in message
+            if root_selector is not None and bad_selector:
+                raise InvalidArgumentError(
+                    f"root_selector {root_selector[:100]!r} is not a valid CSS selector."
+                ) from None
+            raise translate_playwright_error(exc, doing="reading the page") from None
+        r.error = _frame_error(exc)
+    except SnapshotFormatError as exc:
+        if is_main:
+            raise
+        r.error = f"unreadable output: {exc.message}"
+
+
+_CALL_JS = "([k, o]) => { const f = window[k]; return typeof f === 'function' ? f(o) : null; }"
+
+
+@lru_cache(maxsize=1)
+def _install_js() -> str:
+    """Defines the extractor once per document (compiling 30 KB of source on every call costs
+    about a millisecond), under a name derived from the unguessable registry name."""
+    return (
+        "([k, o]) => { const f = " + script_body() + ";\n"
+        "try { Object.defineProperty(window, k, { value: f }); } catch (e) { /* taken */ }\n"
+        "return f(o); }"
+    )
+
+
+async def _run_extractor(frame: Frame, opts: dict[str, Any]) -> Any:
+    """The extractor's output for one frame: the installed function when this document
+    already has it, else install it and run it (one more round trip, once per document)."""
+    key = f"{opts['registryKey']}_extract"
+    out = await frame.evaluate(_CALL_JS, [key, opts])
+    if out is None:
+        out = await frame.evaluate(_install_js(), [key, opts])
+    return out
+
+
+def _frame_error(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    low = text.lower()
+    if "detached" in low:
+        return "detached while reading"
+    if "context was destroyed" in low or "navigat" in low:
+        return "navigated while reading (still loading)"
+    return f"could not be read: {text[:160]}"
+
+
+async def _frame_key(r: _FrameRead, book: RefBook) -> int | None:
+    """Which iframe element of the parent document holds this frame (registry key); asked
+    once per frame, then remembered by the tab's ref book."""
+    known = book.frame_keys.get(r.frame)
+    if known is not None:
+        return known
+    key = await _ask_frame_key(r, book.registry_key)
+    if key is not None:
+        book.frame_keys[r.frame] = key
+    return key
+
+
+async def _ask_frame_key(r: _FrameRead, registry_key: str) -> int | None:
+    try:
+        element = await asyncio.wait_for(r.frame.frame_element(), 3.0)
+    except (PlaywrightError, TimeoutError):
+        return None
+    try:
+        key = await asyncio.wait_for(element.evaluate(_FRAME_KEY_JS, registry_key), 3.0)
+    except (PlaywrightError, TimeoutError):
+        key = None
+    finally:
+        with contextlib.suppress(PlaywrightError):
+            await element.dispose()
+    return key if isinstance(key, int) else None
+
+
+def _index(node: dict[str, Any], by_key: dict[int, dict[str, Any]], depths: dict[int, int]) -> None:
+    """Map frame keys to iframe nodes (iteratively) and note their depth."""
+    stack: list[tuple[dict[str, Any], int]] = [(node, 0)]
+    while stack:
+        n, d = stack.pop()
+        frame = n.get("frame")
+        if frame is not None and isinstance(frame.get("key"), int):
+            by_key[frame["key"]] = n
+            depths[frame["key"]] = d
+        for child in n.get("children") or ():
+            stack.append((child, d + 1))
+
+
+def _tree_depth(node: dict[str, Any]) -> int:
+    deepest = 0
+    stack: list[tuple[dict[str, Any], int]] = [(node, 0)]
+    while stack:
+        n, d = stack.pop()
+        deepest = max(deepest, d)
+        for child in n.get("children") or ():
+            stack.append((child, d + 1))
+    return deepest
+
+
+def _shift(
+    node: dict[str, Any], dx: float, dy: float, view: tuple[float, float, float, float]
+) -> None:
+    """Move boxes of a child frame's tree into main-document coordinates."""
+    left, top, right, bottom = view
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        box = n.get("box")
+        if box is not None:
+            x, y = box["x"] + dx, box["y"] + dy
+            box["x"], box["y"] = x, y
+            if n.get("inViewport") and not (
+                x < right and y < bottom and x + box["w"] > left and y + box["h"] > top
+            ):
+                n["inViewport"] = False
+        frame = n.get("frame")
+        if frame is not None and "cx" in frame:
+            frame["cx"] += dx
+            frame["cy"] += dy
+        stack.extend(n.get("children") or ())
+
+
+def _stitch(reads: list[_FrameRead], main_data: dict[str, Any]) -> dict[str, Any]:
+    """Hang every readable child frame under its iframe node; aggregate stats."""
+    by_frame: dict[Frame, _FrameRead] = {r.frame: r for r in reads}
+    depth_of: dict[Frame, dict[int, int]] = {}
+    base_depth: dict[Frame, int] = {reads[0].frame: 0}
+    offsets: dict[Frame, tuple[float, float]] = {reads[0].frame: (0.0, 0.0)}
+    scroll = main_data.get("scroll") or {}
+    viewport = main_data.get("viewport") or {}
+    sx, sy = float(scroll.get("x", 0)), float(scroll.get("y", 0))
+    view = (sx, sy, sx + float(viewport.get("width", 0)), sy + float(viewport.get("height", 0)))
+    if len(reads) == 1 and not main_data.get("iframes"):
+        return main_data  # no frames: nothing to stitch
+    for r in reads:
+        if r.data is not None:
+            depths: dict[int, int] = {}
+            _index(r.data["root"], r.by_key, depths)
+            depth_of[r.frame] = depths
+    stats = dict(main_data.get("stats") or {})
+    reasons = list(stats.get("truncatedReasons") or [])
+    frames_info: list[dict[str, Any]] = []
+    focused = main_data.get("focusedRef")
+    frames_read = 1
+    used: set[int] = set()
+    # parents before children: sort by nesting level
+    ordered = sorted(reads[1:], key=lambda r: _level(r.frame))
+    for r in ordered:
+        parent = r.frame.parent_frame
+        parent_read = by_frame.get(parent) if parent is not None else None
+        info: dict[str, Any] = {"prefix": r.prefix, "url": r.frame.url, "name": r.frame.name,
+                                "error": r.error}
+        host = None
+        if parent_read is not None and r.key is not None and parent in base_depth:
+            host = parent_read.by_key.get(r.key)
+        if host is None or parent is None or r.key is None:
+            if r.error is not None:
+                frames_info.append(info)
+            continue  # hidden iframe (or not emitted): its content is not shown either
+        used.add(id(host))
+        host_depth = base_depth[parent] + depth_of.get(parent, {}).get(r.key, 0)
+        if r.data is not None:
+            child_root = r.data["root"]
+            if host_depth + 1 + _tree_depth(child_root) > _MAX_TREE_DEPTH:
+                info["error"] = "nested too deeply to include"
+            else:
+                pdx, pdy = offsets[parent]
+                frame_js = host.get("frame") or {}
+                cscroll = r.data.get("scroll") or {}
+                dx = pdx + float(frame_js.get("cx", 0)) - float(cscroll.get("x", 0))
+                dy = pdy + float(frame_js.get("cy", 0)) - float(cscroll.get("y", 0))
+                _shift(child_root, dx, dy, view)
+                offsets[r.frame] = (dx, dy)
+                base_depth[r.frame] = host_depth + 1
+                host["children"] = [child_root]
+                frames_read += 1
+                cstats = r.data.get("stats") or {}
+                for k in ("domNodes", "visitedNodes", "emittedNodes", "skippedHidden", "jsTimeMs"):
+                    stats[k] = stats.get(k, 0) + cstats.get(k, 0)
+                for reason in cstats.get("truncatedReasons") or ():
+                    if reason not in reasons:
+                        reasons.append(reason)
+                if focused is None and r.data.get("focusedRef"):
+                    focused = r.data["focusedRef"]
+        host["frame"] = info
+        frames_info.append(info)
+    for r in reads:
+        for node in r.by_key.values():
+            if id(node) not in used:
+                attrs = node.get("attrs") or {}
+                node["frame"] = {"prefix": None, "url": attrs.get("src", ""), "name": "",
+                                 "error": "no document could be read in this frame"}
+    stats["truncatedReasons"] = reasons
+    stats["truncated"] = bool(reasons)
+    stats["frames"] = frames_read
+    tree = dict(main_data)
+    tree["stats"] = stats
+    tree["frames"] = frames_info
+    tree["focusedRef"] = focused
+    return tree
+
+
+def _level(frame: Frame) -> int:
+    level = 0
+    parent = frame.parent_frame
+    while parent is not None:
+        level += 1
+        parent = parent.parent_frame
+    return level

@@ -1,0 +1,204 @@
+"""Refs of one tab: short names (``e5``, ``f1e3``) for elements, that never lie.
+
+The page keeps the identity: the extractor stores element <-> ref in a registry inside each
+document (a WeakMap and a Map of WeakRefs under a non-enumerable, non-configurable global), and
+:func:`resolve_ref` asks that registry for the element object, the ref passed as an argument.
+Nothing is looked up through an attribute a page script could copy onto another element.
+
+The Python side (:class:`RefBook`, one per tab) keeps what must outlive documents: the counter
+of each frame prefix (never restarted, so a ref is never given to a different element, even
+after navigation or a crash) and the frame <-> prefix map (prefixes never reused in a tab).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import secrets
+from typing import TYPE_CHECKING
+
+from playwright.async_api import ElementHandle, Frame, JSHandle
+from playwright.async_api import Error as PlaywrightError
+
+from ..errors import (
+    BrowserClosedError,
+    InvalidTargetError,
+    PageCrashedError,
+    StaleRefError,
+    UnknownRefError,
+    translate_playwright_error,
+)
+
+if TYPE_CHECKING:
+    from playwright.async_api import Page
+
+__all__ = ["MAX_TARGET_CHARS", "REGISTRY_KEY", "RefBook", "parse_ref", "resolve_ref", "split_ref"]
+
+REGISTRY_KEY = f"__webrefs_{secrets.token_hex(8)}"
+"""Global name of the page-side registry in every document this process reads: random per
+process, so a page cannot plant a fake registry under it before the first snapshot. (Hosts
+that run extractor.js themselves get ``__webrefsRegistry`` unless they pass ``registryKey``.)"""
+
+MAX_TARGET_CHARS = 200
+"""Longest target string accepted."""
+
+_REF_SHAPE = re.compile(
+    r"^\s*\[?\s*(?:@|ref\s*[=:]\s*)?[\"']?(?P<ref>(?:f[1-9][0-9]{0,8})?e[1-9][0-9]{0,8})[\"']?\s*\]?\s*$",
+    re.IGNORECASE,
+)
+_BARE = re.compile(r"^(?:f(?P<frame>[1-9][0-9]{0,8}))?e(?P<num>[1-9][0-9]{0,8})$")
+
+_LOOKUP_JS = (
+    "([key, prefix, ref]) => { const reg = window[key];"
+    " const book = reg && reg.books && reg.books.get(prefix);"
+    " const w = book && book.byRef.get(ref); const el = w && w.deref();"
+    " return el && el.isConnected ? el : null; }"
+)
+
+
+def parse_ref(target: str) -> str | None:
+    """The bare ref in ``e5``, ``@e5``, ``ref=e5``, ``[ref=e5]`` or ``f1e3``; ``None`` when
+    the string is not ref-shaped (the caller then treats it as a description).
+
+    Raises :class:`InvalidTargetError` for a non-string, empty or over-long target.
+    """
+    if not isinstance(target, str):
+        raise InvalidTargetError(
+            f"The target must be a string (a ref like 'e5' or a description), "
+            f"got {type(target).__name__}."
+        )
+    if not target.strip():
+        raise InvalidTargetError(
+            "The target is empty.", hint="Pass a ref from the snapshot, like 'e5'."
+        )
+    if len(target) > MAX_TARGET_CHARS:
+        raise InvalidTargetError(
+            f"The target is {len(target)} characters long; at most {MAX_TARGET_CHARS} are "
+            "accepted.",
+            hint="Pass a ref from the snapshot, like 'e5', or a short description.",
+        )
+    m = _REF_SHAPE.match(target)
+    return m.group("ref").lower() if m else None
+
+
+def split_ref(ref: str) -> tuple[str, int]:
+    """``"f1e3"`` -> ``("f1", 3)``; ``"e5"`` -> ``("", 5)``. Raises InvalidTargetError."""
+    m = _BARE.match(ref) if isinstance(ref, str) else None
+    if not m:
+        raise InvalidTargetError(
+            f"{str(ref)[:60]!r} is not a ref.", hint="Refs look like 'e5' or 'f1e3'."
+        )
+    frame = m.group("frame")
+    return (f"f{frame}" if frame else ""), int(m.group("num"))
+
+
+class RefBook:
+    """Per-tab ref state that outlives documents. Only touched on the Browser's loop."""
+
+    def __init__(self) -> None:
+        self.registry_key = REGISTRY_KEY
+        """Global name of the page-side registry in every document this tab reads."""
+        self._next: dict[str, int] = {"": 1}
+        self._prefix_of: dict[Frame, str] = {}
+        self._frame_of: dict[str, Frame] = {}
+        self._frames_made = 0
+        self.frame_keys: dict[Frame, int] = {}
+        """Registry key of each child frame's iframe element in its parent document (stable
+        for the frame's life: a moved iframe or a navigated parent makes new frames)."""
+
+    # -- frames ------------------------------------------------------------------------------
+    def prefix_for(self, frame: Frame, main: Frame) -> str:
+        """The prefix of ``frame`` ("" for the main frame), made on first sight."""
+        if frame is main:
+            return ""
+        prefix = self._prefix_of.get(frame)
+        if prefix is None:
+            self._frames_made += 1
+            prefix = f"f{self._frames_made}"
+            self._prefix_of[frame] = prefix
+            self._frame_of[prefix] = frame
+            self._next[prefix] = 1
+        return prefix
+
+    def frame_for(self, prefix: str) -> Frame | None:
+        """The live frame of a child prefix, or None when it is gone."""
+        frame = self._frame_of.get(prefix)
+        if frame is None or frame.is_detached():
+            return None
+        return frame
+
+    def prune(self) -> None:
+        """Forget detached frames (their prefixes and counters stay retired, never reused)."""
+        for frame in [f for f in self._prefix_of if f.is_detached()]:
+            prefix = self._prefix_of.pop(frame)
+            self._frame_of.pop(prefix, None)
+            self.frame_keys.pop(frame, None)
+
+    def forget_documents(self) -> None:
+        """The page was replaced (crash): drop frame objects; counters keep counting."""
+        self._prefix_of.clear()
+        self._frame_of.clear()
+        self.frame_keys.clear()
+
+    # -- counters ----------------------------------------------------------------------------
+    def next_number(self, prefix: str) -> int:
+        return self._next.get(prefix, 1)
+
+    def advance(self, prefix: str, next_number: int) -> None:
+        """Record that refs of ``prefix`` below ``next_number`` have been issued."""
+        if next_number > self._next.get(prefix, 1):
+            self._next[prefix] = next_number
+
+    def was_issued(self, ref: str) -> bool:
+        """Whether this tab ever issued ``ref`` (to any element, in any document)."""
+        prefix, number = split_ref(ref)
+        return prefix in self._next and number < self._next[prefix]
+
+    def frame_prefixes(self) -> list[str]:
+        return sorted(self._frame_of)
+
+
+async def resolve_ref(page: Page, book: RefBook, ref: str) -> tuple[Frame, ElementHandle]:
+    """The frame and a handle of the element ``ref`` names, still connected.
+
+    Call it with the tab's lock held (inside ``TabCore.call``); ``book`` is the ref book of
+    ``page``'s tab. Raises :class:`UnknownRefError`
+    for a ref this tab never issued, :class:`StaleRefError` when its element, frame or
+    document is gone, :class:`InvalidTargetError` when ``ref`` is not ref-shaped.
+    """
+    bare = parse_ref(ref)
+    if bare is None:
+        raise InvalidTargetError(
+            f"{ref[:60]!r} is not a ref.", hint="Refs look like 'e5' or 'f1e3' in the snapshot."
+        )
+    if not book.was_issued(bare):
+        raise UnknownRefError(
+            f"Ref {bare} was never issued in this tab.",
+            hint="Use a ref from the latest snapshot, or take a snapshot first.",
+        )
+    prefix, _ = split_ref(bare)
+    frame = page.main_frame if prefix == "" else book.frame_for(prefix)
+    stale = StaleRefError(
+        f"Ref {bare} points to an element that is no longer on the page.",
+        hint="The page changed; take a new snapshot and use a current ref.",
+        ref=bare,
+    )
+    if frame is None or frame.is_detached():
+        raise stale
+    try:
+        handle = await frame.evaluate_handle(_LOOKUP_JS, [book.registry_key, prefix, bare])
+    except PlaywrightError as exc:
+        error = translate_playwright_error(exc, doing=f"finding ref {bare}")
+        if isinstance(error, BrowserClosedError | PageCrashedError):
+            raise error from None
+        raise stale from None  # the frame navigated or went away while asking
+    element = handle.as_element()
+    if element is None:
+        await _dispose(handle)
+        raise stale
+    return frame, element
+
+
+async def _dispose(handle: JSHandle) -> None:
+    with contextlib.suppress(PlaywrightError):
+        await handle.dispose()

@@ -1,0 +1,159 @@
+"""Argument models of the webrefs tools: one pydantic model per tool (the public contract).
+
+Field descriptions come from ``webrefs.prompts`` (``tools.toml``), the single source of the
+words a model reads; the names, types and defaults live here.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+
+from .. import prompts
+
+__all__ = [
+    "ARGS_MODELS",
+    "CheckArgs",
+    "ClickArgs",
+    "FillArgs",
+    "GetTextArgs",
+    "GoBackArgs",
+    "HoverArgs",
+    "NavigateArgs",
+    "PressKeyArgs",
+    "ScreenshotArgs",
+    "ScrollArgs",
+    "SelectArgs",
+    "SnapshotArgs",
+    "TabsArgs",
+    "UploadArgs",
+    "WaitForArgs",
+]
+
+
+def _doc(tool: str, arg: str) -> str:
+    return prompts.arg_description(tool, arg)
+
+
+def _as_list(value: Any) -> Any:
+    """Models often send a single item as a bare string."""
+    return [value] if isinstance(value, str) else value
+
+
+StrList = Annotated[list[str], BeforeValidator(_as_list)]
+"""A list of strings that also accepts one string."""
+
+
+def _drop_property_titles(schema: dict[str, Any]) -> None:
+    """Property titles only repeat the names; leaving them out saves tokens and gives every
+    adapter the same schema."""
+    for prop in schema.get("properties", {}).values():
+        prop.pop("title", None)
+
+
+class _Args(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid", frozen=True, json_schema_extra=_drop_property_titles
+    )
+
+
+class SnapshotArgs(_Args):
+    interactive_only: bool = Field(True, description=_doc("web_snapshot", "interactive_only"))
+    scope: str | None = Field(None, description=_doc("web_snapshot", "scope"))
+    max_tokens: int | None = Field(None, ge=50, description=_doc("web_snapshot", "max_tokens"))
+
+
+class ClickArgs(_Args):
+    ref: str = Field(description=_doc("web_click", "ref"), min_length=1)
+
+
+class FillArgs(_Args):
+    ref: str = Field(description=_doc("web_fill", "ref"), min_length=1)
+    value: str = Field(description=_doc("web_fill", "value"))
+
+
+class SelectArgs(_Args):
+    ref: str = Field(description=_doc("web_select", "ref"), min_length=1)
+    values: StrList = Field(description=_doc("web_select", "values"), min_length=1)
+
+
+class CheckArgs(_Args):
+    ref: str = Field(description=_doc("web_check", "ref"), min_length=1)
+    checked: bool = Field(True, description=_doc("web_check", "checked"))
+
+
+class ScrollArgs(_Args):
+    direction: Literal["up", "down", "left", "right"] = Field(
+        description=_doc("web_scroll", "direction")
+    )
+    amount: int = Field(300, ge=1, le=100_000, description=_doc("web_scroll", "amount"))
+    ref: str | None = Field(None, description=_doc("web_scroll", "ref"))
+
+
+class PressKeyArgs(_Args):
+    key: str = Field(description=_doc("web_press_key", "key"), min_length=1)
+    ref: str | None = Field(None, description=_doc("web_press_key", "ref"))
+
+
+class GetTextArgs(_Args):
+    ref: str | None = Field(None, description=_doc("web_get_text", "ref"))
+    max_length: int = Field(
+        2000, ge=1, le=100_000, description=_doc("web_get_text", "max_length")
+    )
+
+
+class NavigateArgs(_Args):
+    url: str = Field(description=_doc("web_navigate", "url"), min_length=1)
+
+
+class GoBackArgs(_Args):
+    pass
+
+
+class HoverArgs(_Args):
+    ref: str = Field(description=_doc("web_hover", "ref"), min_length=1)
+
+
+class WaitForArgs(_Args):
+    text: str | None = Field(None, description=_doc("web_wait_for", "text"))
+    ref: str | None = Field(None, description=_doc("web_wait_for", "ref"))
+    timeout_ms: int = Field(
+        5000, ge=100, le=60_000, description=_doc("web_wait_for", "timeout_ms")
+    )
+
+
+class UploadArgs(_Args):
+    ref: str = Field(description=_doc("web_upload", "ref"), min_length=1)
+    paths: StrList = Field(description=_doc("web_upload", "paths"), min_length=1)
+
+
+class TabsArgs(_Args):
+    action: Literal["list", "switch", "close"] = Field(
+        "list", description=_doc("web_tabs", "action")
+    )
+    tab_id: str | None = Field(None, description=_doc("web_tabs", "tab_id"))
+
+
+class ScreenshotArgs(_Args):
+    full_page: bool = Field(False, description=_doc("web_screenshot", "full_page"))
+
+
+ARGS_MODELS: dict[str, type[_Args]] = {
+    "web_snapshot": SnapshotArgs,
+    "web_click": ClickArgs,
+    "web_fill": FillArgs,
+    "web_select": SelectArgs,
+    "web_check": CheckArgs,
+    "web_scroll": ScrollArgs,
+    "web_press_key": PressKeyArgs,
+    "web_get_text": GetTextArgs,
+    "web_navigate": NavigateArgs,
+    "web_go_back": GoBackArgs,
+    "web_hover": HoverArgs,
+    "web_wait_for": WaitForArgs,
+    "web_upload": UploadArgs,
+    "web_tabs": TabsArgs,
+    "web_screenshot": ScreenshotArgs,
+}
+"""Tool name -> argument model."""

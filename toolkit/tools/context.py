@@ -1,0 +1,88 @@
+"""What a tool handler works with: its output type and its context.
+
+:class:`ToolOutput` is a tool's result (text for the model, an artifact for programs).
+:class:`ToolContext` gives a handler the tab to act on, the browser (when the tools drive
+one), the registry's options, and the snapshot the model last saw of each tab (the baseline
+of diffs). It is built by the registry from those parts, not from the registry itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from ..errors import WebrefsError
+from ..models import ActionResult, Snapshot
+from ..render.diff import diff_snapshots
+from .fmt import format_action
+from .options import ToolOptions
+
+if TYPE_CHECKING:
+    from ..browser import Browser
+    from ..tab import Tab
+
+__all__ = ["ToolContext", "ToolOutput"]
+
+
+@dataclass(frozen=True)
+class ToolOutput:
+    """A tool's result: text for the model and a structured artifact for programs."""
+
+    content: str
+    artifact: Any
+    images: tuple[bytes, ...] = ()
+    """PNG images for models that accept them (``web_screenshot``)."""
+    is_error: bool = False
+    """The call failed; ``content`` says why (``artifact`` is the :class:`WebrefsError`)."""
+
+    def __iter__(self) -> Iterator[Any]:
+        """Unpacks as ``content, artifact``."""
+        return iter((self.content, self.artifact))
+
+
+
+class ToolContext:
+    """What a handler may use: the tab to act on, the browser (when known), the options."""
+
+    def __init__(
+        self,
+        options: ToolOptions,
+        browser: Browser | None,
+        current_tab: Callable[[], Tab],
+        seen: dict[str, Snapshot],
+    ) -> None:
+        self.options = options
+        """The registry's options (budget, after_action, ...)."""
+        self.browser = browser
+        """The browser the tools drive, or ``None`` when they are bound to one tab."""
+        self._current_tab = current_tab
+        self._seen = seen
+
+    def tab(self) -> Tab:
+        """The tab to act on now."""
+        return self._current_tab()
+
+    def remember(self, tab: Tab, snap: Snapshot) -> None:
+        """The snapshot the model last saw for ``tab`` (the baseline of diffs)."""
+        self._seen[tab.id] = snap
+
+    async def action_output(self, tab: Tab, result: ActionResult) -> ToolOutput:
+        """Summary of ``result`` plus the snapshot or diff asked for by ``after_action``."""
+        mode = self.options.after_action
+        if mode == "none":
+            return ToolOutput(format_action(result), result)
+        if result.snapshot is not None:
+            snap = result.snapshot
+        else:
+            try:
+                snap = await tab.asnapshot(max_tokens=self.options.max_tokens)
+            except WebrefsError as err:  # the action happened; say so, then why no snapshot
+                note = f"\nThe snapshot after it failed: {err.for_model()}"
+                return ToolOutput(format_action(result) + note, result)
+        before = self._seen.get(tab.id)
+        self.remember(tab, snap)
+        if mode == "snapshot" or before is None:
+            return ToolOutput(format_action(result, snapshot_text=snap.text), result)
+        diff = result.diff if result.diff is not None else diff_snapshots(before, snap)
+        return ToolOutput(format_action(result, diff=diff), result)

@@ -1,0 +1,140 @@
+"""The text a model reads back from a tool: short, factual, the same for every adapter.
+
+Pure functions, no browser: action summaries with the optional snapshot or diff, text results,
+tab lists, and argument/validation errors that name the argument.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+from pydantic import BaseModel, ValidationError
+
+from ..errors import WebrefsError
+from ..models import ActionResult, TextResult
+
+__all__ = [
+    "TabLine",
+    "describe_validation_error",
+    "format_action",
+    "format_error",
+    "format_tabs",
+    "format_text",
+    "format_validation_error",
+    "tool_list",
+]
+
+
+class TabLine(BaseModel):
+    """One open tab, as listed by ``web_tabs`` (also the tool's artifact)."""
+
+    id: str
+    url: str
+    title: str = ""
+    active: bool = False
+
+
+def format_action(
+    result: ActionResult, *, snapshot_text: str | None = None, diff: str | None = None
+) -> str:
+    """One line of what happened, then the new snapshot or the diff when given."""
+    text = result.summary().strip().replace(".; ", "; ")
+    if text and text[-1] not in ".!?":
+        text += "."
+    if snapshot_text is not None:
+        return f"{text}\n\nPage now:\n{snapshot_text}"
+    if diff is not None:
+        return f"{text}\n\nChanges since the last snapshot:\n{diff}"
+    if result.navigated or result.new_tabs:
+        return f"{text} Take a snapshot to see the page."
+    return text
+
+
+def format_text(result: TextResult) -> str:
+    """Visible text, with a note when it was cut."""
+    where = f"element {result.ref}" if result.ref else f"the page's {result.source} content"
+    head = f"Text of {where}"
+    if result.truncated:
+        head += f" (first {len(result.text)} of {result.total_length} characters)"
+    body = result.text if result.text.strip() else "(no visible text)"
+    return f"{head}:\n{body}"
+
+
+def format_tabs(tabs: Sequence[TabLine], *, note: str = "") -> str:
+    lines = [note] if note else []
+    if not tabs:
+        lines.append("No tab is open.")
+    for tab in tabs:
+        mark = " (active)" if tab.active else ""
+        title = tab.title or "(no title)"
+        lines.append(f"{tab.id}{mark}: {title} - {tab.url}")
+    return "\n".join(lines)
+
+
+def format_error(tool: str, err: WebrefsError) -> str:
+    """``[code] message hint`` prefixed with the tool's name."""
+    return f"{tool} failed: {err.for_model()}"
+
+
+def _loc(loc: Sequence[Any]) -> str:
+    return ".".join(str(part) for part in loc) or "(arguments)"
+
+
+def describe_validation_error(exc: ValidationError) -> str:
+    """Each bad argument and what was wrong with it, in one sentence."""
+    problems: list[str] = []
+    for err in exc.errors():
+        name = _loc(err.get("loc", ()))
+        kind = err.get("type", "")
+        if kind == "missing":
+            problems.append(f"argument '{name}' is required")
+        elif kind == "extra_forbidden":
+            problems.append(f"argument '{name}' is not accepted by this tool")
+        else:
+            got = err.get("input")
+            shown = repr(got)[:60]
+            problems.append(f"argument '{name}': {err.get('msg', 'invalid')} (got {shown})")
+    return "Invalid arguments: " + "; ".join(problems) + "."
+
+
+def format_validation_error(tool: str, exc: ValidationError) -> str:
+    """The tool message for arguments that do not fit the tool's schema."""
+    return f"{tool} failed: [invalid_argument] {describe_validation_error(exc)}"
+
+
+class _Described(Protocol):
+    @property
+    def name(self) -> str: ...
+    @property
+    def description(self) -> str: ...
+    def json_schema(self) -> dict[str, Any]: ...
+
+
+def _type_of(prop: dict[str, Any]) -> str:
+    if "enum" in prop:
+        return "|".join(repr(v) for v in prop["enum"])
+    if "anyOf" in prop:
+        kinds = [_type_of(p) for p in prop["anyOf"]]
+        return " | ".join(k for k in kinds if k)
+    kind = str(prop.get("type", "any"))
+    if kind == "array":
+        return f"list[{_type_of(prop.get('items', {}))}]"
+    return {"string": "str", "integer": "int", "boolean": "bool", "null": "None"}.get(kind, kind)
+
+
+def tool_list(specs: Sequence[_Described]) -> str:
+    """``- name(arg: type = default, ...): description`` for each tool, for text prompts."""
+    lines = []
+    for spec in specs:
+        schema = spec.json_schema()
+        required = set(schema.get("required", []))
+        args = []
+        for arg, prop in schema.get("properties", {}).items():
+            item = f"{arg}: {_type_of(prop)}"
+            if arg not in required:
+                item += f" = {json.dumps(prop.get('default'))}"
+            args.append(item)
+        lines.append(f"- {spec.name}({', '.join(args)}): {spec.description}")
+    return "\n".join(lines)

@@ -1,0 +1,46 @@
+"""Options of a tool registry (:class:`ToolOptions`): frozen, validated on creation."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..errors import InvalidArgumentError
+from ..options import After
+
+__all__ = ["ToolOptions"]
+
+
+@dataclass(frozen=True)
+class ToolOptions:
+    """How a :class:`WebTools` registry behaves."""
+
+    max_tokens: int = 3000
+    """Token budget of snapshots the tools return (``web_snapshot`` may ask for another)."""
+    include: tuple[str, ...] | None = None
+    """Exactly these tools (``None``: the defaults). Names opt-in tools such as ``web_hover``."""
+    exclude: tuple[str, ...] = ()
+    """Tools removed from the selection."""
+    after_action: After = "none"
+    """What an action returns besides its one-line summary: nothing, the changes in the
+    snapshot since the last one the tools returned, or the whole new snapshot."""
+    allow_navigation: bool = True
+    """Offer ``web_navigate`` and ``web_go_back``. Set False when the host controls where the
+    browser goes."""
+    vision: bool = False
+    """Offer ``web_screenshot`` (for models that accept images)."""
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.max_tokens, int) or self.max_tokens < 50:
+            raise InvalidArgumentError(
+                f"max_tokens must be an integer >= 50, got {self.max_tokens!r}."
+            )
+        if self.after_action not in ("none", "diff", "snapshot"):
+            raise InvalidArgumentError(
+                f"after_action must be 'none', 'diff' or 'snapshot', got {self.after_action!r}."
+            )
+        for name in ("include", "exclude"):
+            value = getattr(self, name)
+            if isinstance(value, str):
+                raise InvalidArgumentError(f"{name} must be a list of tool names, not a string.")
+            if value is not None:
+                object.__setattr__(self, name, tuple(value))

@@ -1,0 +1,213 @@
+"""Tool specs: the one definition of every webrefs tool, and its one async handler.
+
+A :class:`ToolSpec` is a name, the model-facing description (from ``webrefs.prompts``), a
+pydantic argument model (:mod:`webrefs.tools.args`), the handler, and its kind (core,
+navigation, optional, vision). Handlers act through the public ``Tab`` coroutines and turn
+what they get into a :class:`ToolOutput`; :class:`~webrefs.tools.WebTools` selects and runs
+them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
+
+from pydantic import BaseModel, ValidationError
+
+from .. import prompts
+from ..errors import InvalidArgumentError, TabClosedError, WebrefsError
+from . import args as A
+from .context import ToolContext, ToolOutput
+from .fmt import TabLine, describe_validation_error, format_tabs, format_text
+
+if TYPE_CHECKING:
+    from ..browser import Browser
+
+__all__ = [
+    "DEFAULT_TOOLS",
+    "NAVIGATION_TOOLS",
+    "OPTIONAL_TOOLS",
+    "TOOL_SPECS",
+    "ToolSpec",
+]
+
+Handler = Callable[["ToolContext", Any], Awaitable[ToolOutput]]
+Kind = Literal["core", "navigation", "optional", "vision"]
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    """One tool: the single definition every adapter wraps."""
+
+    name: str
+    description: str
+    args_model: type[BaseModel]
+    handler: Handler = field(repr=False)
+    kind: Kind = "core"
+
+    def json_schema(self) -> dict[str, Any]:
+        """JSON schema of the arguments."""
+        return self.args_model.model_json_schema()
+
+    def parse_args(self, args: Mapping[str, Any] | None) -> BaseModel:
+        """Validate ``args``; an :class:`InvalidArgumentError` names each bad argument."""
+        try:
+            return self.args_model.model_validate(dict(args or {}))
+        except ValidationError as exc:
+            raise InvalidArgumentError(
+                describe_validation_error(exc), hint=f"Check the arguments of {self.name}."
+            ) from None
+
+
+# -- handlers: one per tool ------------------------------------------------------------------
+async def _snapshot(ctx: ToolContext, a: A.SnapshotArgs) -> ToolOutput:
+    tab = ctx.tab()
+    snap = await tab.asnapshot(
+        interactive_only=a.interactive_only,
+        scope=a.scope,
+        max_tokens=a.max_tokens or ctx.options.max_tokens,
+    )
+    ctx.remember(tab, snap)
+    return ToolOutput(snap.text, snap)
+
+
+async def _click(ctx: ToolContext, a: A.ClickArgs) -> ToolOutput:
+    tab = ctx.tab()
+    return await ctx.action_output(tab, await tab.aclick(a.ref))
+
+
+async def _fill(ctx: ToolContext, a: A.FillArgs) -> ToolOutput:
+    tab = ctx.tab()
+    return await ctx.action_output(tab, await tab.afill(a.ref, a.value))
+
+
+async def _select(ctx: ToolContext, a: A.SelectArgs) -> ToolOutput:
+    tab = ctx.tab()
+    return await ctx.action_output(tab, await tab.aselect(a.ref, list(a.values)))
+
+
+async def _check(ctx: ToolContext, a: A.CheckArgs) -> ToolOutput:
+    tab = ctx.tab()
+    return await ctx.action_output(tab, await tab.acheck(a.ref, a.checked))
+
+
+async def _scroll(ctx: ToolContext, a: A.ScrollArgs) -> ToolOutput:
+    tab = ctx.tab()
+    return await ctx.action_output(tab, await tab.ascroll(a.direction, a.amount, a.ref))
+
+
+async def _press_key(ctx: ToolContext, a: A.PressKeyArgs) -> ToolOutput:
+    tab = ctx.tab()
+    return await ctx.action_output(tab, await tab.apress_key(a.key, a.ref))
+
+
+async def _get_text(ctx: ToolContext, a: A.GetTextArgs) -> ToolOutput:
+    result = await ctx.tab().aget_text(a.ref, a.max_length)
+    return ToolOutput(format_text(result), result)
+
+
+async def _navigate(ctx: ToolContext, a: A.NavigateArgs) -> ToolOutput:
+    try:
+        tab = ctx.tab()
+    except TabClosedError:
+        if ctx.browser is None:
+            raise
+        tab = await ctx.browser.anew_tab()  # no tab open yet: navigating opens one
+    return await ctx.action_output(tab, await tab.agoto(a.url))
+
+
+async def _go_back(ctx: ToolContext, a: A.GoBackArgs) -> ToolOutput:
+    tab = ctx.tab()
+    return await ctx.action_output(tab, await tab.ago_back())
+
+
+async def _hover(ctx: ToolContext, a: A.HoverArgs) -> ToolOutput:
+    tab = ctx.tab()
+    return await ctx.action_output(tab, await tab.ahover(a.ref))
+
+
+async def _wait_for(ctx: ToolContext, a: A.WaitForArgs) -> ToolOutput:
+    if (a.text is None) == (a.ref is None):
+        raise InvalidArgumentError("web_wait_for needs exactly one of 'text' or 'ref'.")
+    tab = ctx.tab()
+    return await ctx.action_output(tab, await tab.await_for(a.text, a.ref, a.timeout_ms))
+
+
+async def _upload(ctx: ToolContext, a: A.UploadArgs) -> ToolOutput:
+    tab = ctx.tab()
+    return await ctx.action_output(tab, await tab.aupload(a.ref, list(a.paths)))
+
+
+async def _tab_lines(browser: Browser) -> list[TabLine]:
+    try:
+        active_id: str | None = browser.active_tab.id
+    except TabClosedError:
+        active_id = None
+    lines = []
+    for tab in browser.tabs:
+        try:
+            title = await tab.atitle()
+        except WebrefsError:
+            title = ""
+        lines.append(TabLine(id=tab.id, url=tab.url, title=title, active=tab.id == active_id))
+    return lines
+
+
+async def _tabs(ctx: ToolContext, a: A.TabsArgs) -> ToolOutput:
+    browser = ctx.browser
+    if browser is None:
+        raise InvalidArgumentError("web_tabs is not available: these tools act on one tab.")
+    note = ""
+    if a.action != "list":
+        if not a.tab_id:
+            raise InvalidArgumentError(f"web_tabs action '{a.action}' needs a tab_id.",
+                                       hint="Call web_tabs with action 'list' to see the ids.")
+        if a.action == "switch":
+            await browser.aswitch_tab(a.tab_id)
+            note = f"Switched to tab {a.tab_id}; take a snapshot to see it."
+        else:
+            await browser.tab(a.tab_id).aclose()
+            note = f"Closed tab {a.tab_id}."
+    lines = await _tab_lines(browser)
+    return ToolOutput(format_tabs(lines, note=note), lines)
+
+
+async def _screenshot(ctx: ToolContext, a: A.ScreenshotArgs) -> ToolOutput:
+    tab = ctx.tab()
+    png = await tab.ascreenshot(a.full_page)
+    part = "whole page" if a.full_page else "visible part"
+    text = f"Screenshot of the {part} of {tab.url} ({len(png)} bytes, PNG) is attached."
+    return ToolOutput(text, png, images=(png,))
+
+
+def _spec(name: str, handler: Handler, kind: Kind = "core") -> ToolSpec:
+    description = prompts.tool_description(name)
+    return ToolSpec(name, description, A.ARGS_MODELS[name], handler, kind)
+
+
+TOOL_SPECS: dict[str, ToolSpec] = {
+    s.name: s
+    for s in (
+        _spec("web_snapshot", _snapshot),
+        _spec("web_click", _click),
+        _spec("web_fill", _fill),
+        _spec("web_select", _select),
+        _spec("web_check", _check),
+        _spec("web_scroll", _scroll),
+        _spec("web_press_key", _press_key),
+        _spec("web_get_text", _get_text),
+        _spec("web_navigate", _navigate, "navigation"),
+        _spec("web_go_back", _go_back, "navigation"),
+        _spec("web_hover", _hover, "optional"),
+        _spec("web_wait_for", _wait_for, "optional"),
+        _spec("web_upload", _upload, "optional"),
+        _spec("web_tabs", _tabs, "optional"),
+        _spec("web_screenshot", _screenshot, "vision"),
+    )
+}
+"""Every tool, by name, in the order adapters list them."""
+
+NAVIGATION_TOOLS = tuple(n for n, s in TOOL_SPECS.items() if s.kind == "navigation")
+OPTIONAL_TOOLS = tuple(n for n, s in TOOL_SPECS.items() if s.kind in ("optional", "vision"))
+DEFAULT_TOOLS = tuple(n for n, s in TOOL_SPECS.items() if s.kind in ("core", "navigation"))
