@@ -92,7 +92,7 @@ def read_page(browser: Browser, corpus: Path, file: str) -> tuple[PageTree, str]
         await page.route("**/*", handler)
         await page.goto(url, wait_until="load", timeout=30_000)
         aria = await page.aria_snapshot(mode="ai", timeout=30_000)
-        tree = await extract_page(core)
+        tree = await extract_page(core.page, core.refs)
         return tree, aria
 
     try:
