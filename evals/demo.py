@@ -13,53 +13,34 @@ import argparse
 import contextlib
 import json
 import sys
-import threading
 from collections.abc import Iterator, Sequence
-from functools import partial
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
-from typing import Any, TextIO
+from pathlib import Path
+from typing import TextIO
 
 from webrefs.errors import WebrefsError
 from webrefs.tools.actionparse import has_action, parse_actions
 
-from .scripted import ScriptedModel, Task, load_suite
+from .checks import check_pure
+from .scripted import ScriptedModel
+from .sites import serve_folder
+from .tasks import Task, load_suite
 
 __all__ = ["demo_site", "load_demo_task", "main", "run_demo"]
-
-
-class _QuietHandler(SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
 
 
 @contextlib.contextmanager
 def demo_site() -> Iterator[str]:
     """Serve the bundled demo site on 127.0.0.1 at a free port; yields the base URL."""
     files = resources.files("webrefs.evals").joinpath("demo_site")
-    with resources.as_file(files) as root:
-        handler = partial(_QuietHandler, directory=str(root))
-        httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-        httpd.daemon_threads = True
-        thread = threading.Thread(target=httpd.serve_forever, name="webrefs-demo-site", daemon=True)
-        thread.start()
-        try:
-            yield f"http://127.0.0.1:{httpd.server_address[1]}/"
-        finally:
-            httpd.shutdown()
-            httpd.server_close()
-            thread.join(timeout=5)
+    with resources.as_file(files) as root, serve_folder(Path(root)) as port:
+        yield f"http://127.0.0.1:{port}/"
 
 
 def load_demo_task(task_id: str | None = None) -> Task:
     """A task of the packaged ``demo`` suite (the first when ``task_id`` is None)."""
-    text = resources.files("webrefs.evals").joinpath("suites/demo.json").read_text("utf-8")
-    tasks = load_suite(text)
-    for task in tasks:
-        if task_id is None or task.id == task_id:
-            return task
-    raise WebrefsError(f"No task {task_id!r} in the demo suite.",
-                       hint=f"Tasks: {', '.join(t.id for t in tasks)}.")
+    suite = load_suite("demo").suite
+    return suite.tasks[0] if task_id is None else suite.task(task_id)
 
 
 def _indent(text: str, limit: int) -> str:
@@ -89,7 +70,7 @@ def run_demo(
 
     task = load_demo_task()
     with demo_site() as base, Browser.launch(headless=headless) as browser:
-        start = base + task.start
+        start = base + task.start_url
         say(f"demo site: {base}")
         say(f"task:      {task.goal}")
         browser.new_tab(start)
@@ -113,13 +94,14 @@ def run_demo(
                 say(f"    model saw ({status}, {len(result.content)} chars):")
                 say(_indent(result.content, max_lines))
                 observation = result.content
-            if turn > len(task.solution) + 2:
+            if turn > len(model.calls) + 2:
                 answer = "(the script did not finish)"
                 break
         url = browser.active_tab.url
     say()
     say(f"answer:    {answer}")
-    failed = task.check(answer, url)
+    results = [check_pure(c, answer=answer, url=url, requests=[]) for c in task.success]
+    failed = [r.why for r in results if r is not None and not r.ok]
     if failed:
         say("result:    FAILED: " + "; ".join(failed))
         return 1

@@ -1,14 +1,15 @@
-"""A scripted "model" that solves a task from its reference solution, reading refs from what it
-is shown, never from a hard-coded list. Used by the demo, the examples and the adapter tests in
-place of an LLM, so an agent loop runs offline and deterministically.
+"""A scripted "model" that plays a task's reference solution, reading refs from what it is
+shown, never from a hard-coded list. It is the ``reference`` eval provider, and stands in for an
+LLM in the demo, the examples and the adapter tests, so an agent loop runs offline and
+deterministically.
 
-A task (``webrefs.evals`` suite data) lists solution steps such as::
+A reference step such as::
 
-    {"tool": "web_fill", "ref": {"roles": ["searchbox"], "name": "Search"},
+    {"tool": "web_fill", "target": {"role": ["searchbox"], "name": "Search"},
      "args": {"value": "lighthouse"}}
 
-Before emitting that call, :class:`ScriptedModel` looks up the ref in the latest snapshot it
-saw: the first line whose role is one of ``roles`` and whose name contains ``name``.
+is emitted with ``args["ref"]`` looked up in the newest outline (snapshot or diff) the model
+saw: the first line whose role is one of ``role`` and whose name contains ``name``.
 Pure code: no browser.
 """
 
@@ -19,18 +20,11 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
 from webrefs.errors import WebrefsError
 
-__all__ = [
-    "RefQuery",
-    "ScriptError",
-    "ScriptedModel",
-    "Step",
-    "Task",
-    "find_ref",
-    "load_suite",
-]
+from .tasks import AnswerSpec, Task, ToolStep
+
+__all__ = ["ScriptError", "ScriptedModel", "find_ref"]
 
 _LINE = re.compile(
     r"^\+?\s*-\s+(?P<role>[\w-]+)(?:\s+\"(?P<name>(?:[^\"\\]|\\.)*)\")?(?P<rest>.*?)"
@@ -44,75 +38,17 @@ class ScriptError(WebrefsError):
     code = "script_failed"
 
 
-class _Model(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-
-class RefQuery(_Model):
-    """Which snapshot line a step acts on."""
-
-    roles: tuple[str, ...]
-    """Accepted roles, e.g. ``("searchbox", "textbox")``."""
-    name: str | None = None
-    """Case-insensitive substring of the accessible name."""
-
-
-class Step(_Model):
-    """One tool call of a reference solution."""
-
-    tool: str
-    args: dict[str, Any] = Field(default_factory=dict)
-    ref: RefQuery | None = None
-    """When set, ``args["ref"]`` is looked up in the latest snapshot."""
-
-
-class Answer(_Model):
-    pattern: str
-    """Regex searched in the tool results seen, newest first; its groups fill ``template``."""
-    template: str = "{0}"
-
-
-class Success(_Model):
-    answer_contains: str | None = None
-    url_contains: str | None = None
-
-
-class Task(_Model):
-    id: str
-    goal: str
-    start: str
-    """Start page, relative to the suite's site."""
-    solution: tuple[Step, ...]
-    answer: Answer
-    success: Success = Field(default_factory=Success)
-
-    def check(self, answer: str, url: str) -> list[str]:
-        """Unmet success conditions (empty when the task is solved)."""
-        failed = []
-        want = self.success.answer_contains
-        if want is not None and want.lower() not in answer.lower():
-            failed.append(f"the answer does not contain {want!r}")
-        where = self.success.url_contains
-        if where is not None and where not in url:
-            failed.append(f"the final URL {url!r} does not contain {where!r}")
-        return failed
-
-
-def load_suite(data: str | bytes | dict[str, Any]) -> list[Task]:
-    """Tasks of a suite file (JSON text or an already parsed dict)."""
-    raw = json.loads(data) if isinstance(data, str | bytes) else data
-    return [Task.model_validate(t) for t in raw["tasks"]]
-
-
-def find_ref(snapshot_text: str, roles: Sequence[str], name: str | None = None) -> str | None:
-    """Ref of the first outline line with one of ``roles`` whose name contains ``name``."""
+def find_ref(snapshot_text: str, roles: Sequence[str], name: str | None = None,
+             *, exact: bool = False) -> str | None:
+    """Ref of the first outline line with one of ``roles`` whose name contains ``name``
+    (case-insensitive; equals it with ``exact``)."""
     wanted = {r.lower() for r in roles}
     for line in snapshot_text.splitlines():
         m = _LINE.match(line)
         if not m or m.group("role").lower() not in wanted:
             continue
-        label = (m.group("name") or "").lower()
-        if name is None or name.lower() in label:
+        label = (m.group("name") or "").replace('\\"', '"').lower()
+        if name is None or (label == name.lower() if exact else name.lower() in label):
             return m.group("ref")
     return None
 
@@ -128,6 +64,8 @@ class ScriptedModel:
 
     def __init__(self, task: Task) -> None:
         self.task = task
+        self.calls: tuple[ToolStep, ...] = task.reference_calls
+        """The tool calls of the reference, in order."""
         self._next = 0
         self._outlines: list[str] = []
         self._seen: list[str] = []
@@ -136,7 +74,7 @@ class ScriptedModel:
 
     @property
     def done(self) -> bool:
-        return self._next >= len(self.task.solution)
+        return self._next >= len(self.calls)
 
     def observe(self, observation: str | None) -> None:
         """Read a tool result: remember it, and the outline (snapshot or diff) when it holds
@@ -151,18 +89,19 @@ class ScriptedModel:
         self.observe(observation)
         if self.done:
             return None
-        step = self.task.solution[self._next]
+        step = self.calls[self._next]
         args = dict(step.args)
-        if step.ref is not None:
+        if step.target is not None:
+            target = step.target
             ref = None
             for outline in reversed(self._outlines):  # newest first: snapshots and diffs
-                ref = find_ref(outline, step.ref.roles, step.ref.name)
+                ref = find_ref(outline, target.role, target.name, exact=target.exact)
                 if ref is not None:
                     break
             if ref is None:
-                want = "/".join(step.ref.roles)
-                if step.ref.name:
-                    want += f" named {step.ref.name!r}"
+                want = "/".join(target.role)
+                if target.name:
+                    want += f" named {target.name!r}"
                 raise ScriptError(
                     f"Step {self._next + 1} ({step.tool}) needs a {want}, but the latest "
                     "snapshot shows none.",
@@ -174,12 +113,19 @@ class ScriptedModel:
         return step.tool, args
 
     def answer(self) -> str:
-        """The final reply, from the newest tool result that matches the answer pattern."""
-        pattern = re.compile(self.task.answer.pattern, re.IGNORECASE)
+        """The final reply: the reference's fixed answer, or one read from the newest tool
+        result that matches its pattern."""
+        step = self.task.reference_answer
+        if step is None:
+            return "Done."
+        if not isinstance(step.answer, AnswerSpec):
+            return step.answer
+        spec = step.answer
+        pattern = re.compile(spec.pattern, re.IGNORECASE)
         for text in reversed(self._seen):
             m = pattern.search(text)
             if m:
-                return self.task.answer.template.format(*m.groups(), match=m.group(0))
+                return spec.template.format(*m.groups(), match=m.group(0))
         return "I could not find the answer."
 
     def reply(self, observation: str | None = None) -> str:

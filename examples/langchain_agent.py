@@ -14,7 +14,7 @@ from webrefs.evals.langchain_scripted import ScriptedChatModel
 
 task = load_demo_task()
 with demo_site() as url, Browser.launch() as browser:
-    browser.new_tab(url + task.start)
+    browser.new_tab(url + task.start_url)
     toolkit = WebToolkit(browser=browser, max_tokens=3000)
     model = ScriptedChatModel(task=task)
     agent = create_agent(model, toolkit.get_tools(), system_prompt=toolkit.system_prompt())

@@ -19,7 +19,7 @@ async def main() -> None:
     task = load_demo_task()
     with demo_site() as url:
         browser = await Browser.alaunch()
-        await browser.anew_tab(url + task.start)
+        await browser.anew_tab(url + task.start_url)
         spec = WebToolSpec(browser=browser, max_tokens=3000)
         agent = FunctionAgent(tools=spec.to_tool_list(), llm=ScriptedLLM(task),
                               system_prompt=await spec.asystem_prompt())

@@ -4,6 +4,8 @@
   for the LangChain and LlamaIndex adapters).
 - ``system_dom.md`` / ``system_vision.md``: system prompt templates (``$tools``, ``$page``).
 - ``action_format.md``: how a model without native tool calling writes actions (``$tool_list``).
+- ``evals.toml``: the tools the eval harness adds (``final_answer``), in the same shape as
+  ``tools.toml``.
 
 The files are read once and cached; the functions below return plain strings.
 """
@@ -20,6 +22,7 @@ __all__ = [
     "SYSTEM_MODES",
     "action_format",
     "arg_description",
+    "eval_tool",
     "render_system_prompt",
     "system_template",
     "tool_description",
@@ -92,3 +95,18 @@ def render_system_prompt(
 def action_format(tool_list: str) -> str:
     """Instructions for writing actions as JSON in markdown, with ``tool_list`` filled in."""
     return Template(_read("action_format.md")).substitute(tool_list=tool_list.strip())
+
+
+@cache
+def _eval_tools() -> dict[str, Any]:
+    return tomllib.loads(_read("evals.toml"))
+
+
+def eval_tool(tool: str) -> tuple[str, dict[str, str]]:
+    """Description and argument descriptions of a tool the eval harness adds."""
+    try:
+        entry: dict[str, Any] = _eval_tools()[tool]
+    except KeyError:
+        raise KeyError(f"No words for eval tool {tool!r} in webrefs/prompts/evals.toml.") from None
+    args = {k: " ".join(str(v).split()) for k, v in entry.get("args", {}).items()}
+    return " ".join(str(entry["description"]).split()), args

@@ -20,6 +20,7 @@ from .errors import (
     InvalidArgumentError,
     TabClosedError,
 )
+from .models import RequestRecord
 from .options import TabOptions, merge_options
 from .session.browsercore import BrowserCore
 from .session.launcher import BrowserOptions
@@ -36,9 +37,10 @@ class Browser:
     coroutines work from any loop. Use as a context manager (``with`` or ``async with``).
     """
 
-    def __init__(self, core: BrowserCore, runner: Runner) -> None:
+    def __init__(self, core: BrowserCore, runner: Runner, *, owns_runner: bool = True) -> None:
         self._core = core
         self._runner = runner
+        self._owns_runner = owns_runner and runner.owns_thread
         self._tabs: dict[int, Tab] = {}
 
     # -- construction -------------------------------------------------------------------------
@@ -204,21 +206,54 @@ class Browser:
 
     switch_tab = blocking(aswitch_tab)
 
+    @property
+    def requests(self) -> list[RequestRecord]:
+        """Requests this browser's pages sent, oldest first (bounded; for hosts and audits)."""
+        return list(self._core.requests)
+
+    # -- more contexts ------------------------------------------------------------------------
+    async def anew_context(
+        self,
+        *,
+        record_har: str | None = None,
+        replay_har: str | None = None,
+        seed: int | None = None,
+    ) -> Browser:
+        """A new isolated context of this browser (own cookies, storage, tabs), as a Browser
+        that shares this one's process and loop; closing it closes only the context.
+
+        ``record_har`` saves the context's traffic to that HAR file when it closes;
+        ``replay_har`` answers requests from that HAR and aborts any it lacks (no network);
+        ``seed`` makes ``Math.random`` on its pages deterministic."""
+        core = await self._runner.arun(
+            self._core.child(record_har=record_har, replay_har=replay_har, seed=seed)
+        )
+        return Browser(core, self._runner, owns_runner=False)
+
+    new_context = blocking(anew_context)
+
     # -- closing ------------------------------------------------------------------------------
     def close(self) -> None:
-        """Close a launched browser (and remove its temporary profile); detach otherwise."""
-        if self._runner.owns_thread:
+        """Close a launched browser (and remove its temporary profile), or just the context of
+        one made by :meth:`new_context`; detach from a connected one."""
+        if self._owns_runner:
             with contextlib.suppress(BrowserClosedError):
                 self._runner.run(self._core.close())
             self._runner.stop()
+        elif self._core.ownership == "context":
+            with contextlib.suppress(BrowserClosedError):
+                self._runner.run(self._core.close())
         else:
             raise InvalidArgumentError(
                 "A wrapped Browser is closed from its event loop.", hint="Use 'await aclose()'."
             )
 
     async def aclose(self) -> None:
-        if self._runner.owns_thread:
+        if self._owns_runner:
             await asyncio.to_thread(self.close)
+        elif self._core.ownership == "context":
+            with contextlib.suppress(BrowserClosedError):
+                await self._runner.arun(self._core.close())
         else:
             self._core.dead = True
 

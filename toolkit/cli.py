@@ -1,4 +1,7 @@
-"""The ``webrefs`` command: ``doctor``, ``demo``, ``snapshot``."""
+"""The ``webrefs`` command: ``doctor``, ``snapshot``, ``demo`` and ``eval``.
+
+``demo`` and ``eval`` belong to :mod:`webrefs.evals`; this module, the application layer, only
+hands their arguments on."""
 
 from __future__ import annotations
 
@@ -83,8 +86,11 @@ def _parser() -> argparse.ArgumentParser:
     doctor.add_argument("--executable-path", default=None, help="browser binary to check")
     doctor.set_defaults(func=_doctor)
 
-    # Listed for --help only: main() hands everything after 'demo' to the demo's own parser.
+    # Listed for --help only: main() hands everything after 'demo' and 'eval' to their own
+    # parsers.
     sub.add_parser("demo", help="run the offline demo agent on the bundled site", add_help=False)
+    sub.add_parser("eval", help="run, record, validate and compare eval suites (see 'webrefs "
+                   "eval --help')", add_help=False)
 
     snap = sub.add_parser("snapshot", help="print the snapshot of a URL")
     snap.add_argument("url")
@@ -103,6 +109,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         code: int = demo_main(argv[1:])
         return code
+    if argv[:1] == ["eval"]:
+        from .evals.cli import main as eval_main
+
+        return eval_main(argv[1:])
     args = _parser().parse_args(argv)
     result: int = args.func(args)
     return result

@@ -22,6 +22,7 @@ __all__ = [
     "NodeRef",
     "PageInfo",
     "PageTree",
+    "RequestRecord",
     "SelectOption",
     "Snapshot",
     "SnapshotStats",
@@ -240,3 +241,13 @@ class TextResult(_Model):
 
 Node.model_rebuild()
 PageTree.model_rebuild()
+
+
+class RequestRecord(_Model):
+    """A request a page of the browser sent (kept for hosts: evals, audits)."""
+
+    method: str
+    url: str
+    resource_type: str = ""
+    post_data: str | None = None
+    """The request body as text (capped at 64 KB), when there is one."""

@@ -17,7 +17,7 @@ from playwright.async_api import Page
 
 from . import actions
 from ._loop import Runner, blocking
-from .models import ActionResult, Snapshot, TextResult
+from .models import ActionResult, PageTree, Snapshot, TextResult
 from .options import TabOptions, merge_options
 from .session.tabcore import TabCore
 
@@ -198,3 +198,17 @@ class Tab:
         return await self._runner.arun(actions.screenshot(self._core, full_page))
 
     screenshot = blocking(ascreenshot)
+
+    # -- for host programs (not model tools) ---------------------------------------------------
+    async def aevaluate(self, expression: str, arg: Any = None, timeout_ms: int = 10_000) -> Any:
+        """Run JavaScript on the page (``"document.title"``, ``"(x) => x + 1"`` with ``arg``)
+        and return its JSON-able value, within ``timeout_ms``. For hosts; not a model tool."""
+        return await self._runner.arun(actions.evaluate(self._core, expression, arg, timeout_ms))
+
+    evaluate = blocking(aevaluate)
+
+    async def aread_tree(self) -> PageTree:
+        """The whole page as a :class:`PageTree` (every frame, no token budget)."""
+        return await self._runner.arun(actions.read_tree(self._core))
+
+    read_tree = blocking(aread_tree)

@@ -266,14 +266,14 @@ def demo_base() -> Iterator[str]:
 @pytest.mark.browser
 def test_agent_graph_solves_the_demo_task(browser: Browser, tab: Tab, demo_base: str) -> None:
     task = load_demo_task()
-    tab.goto(demo_base + task.start)
+    tab.goto(demo_base + task.start_url)
     toolkit = WebToolkit(browser=browser)
     model = ScriptedChatModel(task=task)
     agent = create_agent(model, toolkit.get_tools(), system_prompt=toolkit.system_prompt())
     result = agent.invoke({"messages": [("user", task.goal)]})
     messages = result["messages"]
     tool_messages = [m for m in messages if isinstance(m, ToolMessage)]
-    assert [m.name for m in tool_messages] == [s.tool for s in task.solution]
+    assert [m.name for m in tool_messages] == [s.tool for s in task.reference_calls]
     assert all(m.status == "success" for m in tool_messages)
     assert messages[-1].content == "Veldmark Lighthouse was built in 1887."
     assert "article-veldmark" in tab.url
@@ -284,7 +284,7 @@ def test_agent_graph_solves_the_demo_task(browser: Browser, tab: Tab, demo_base:
 @pytest.mark.browser
 async def test_async_agent_graph_with_diffs(browser: Browser, tab: Tab, demo_base: str) -> None:
     task = load_demo_task()
-    await tab.agoto(demo_base + task.start)
+    await tab.agoto(demo_base + task.start_url)
     toolkit = WebToolkit(browser=browser, after_action="diff", max_tokens=1000)
     agent = create_agent(ScriptedChatModel(task=task), toolkit.get_tools())
     result = await agent.ainvoke({"messages": [("user", task.goal)]})

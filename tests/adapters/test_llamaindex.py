@@ -125,7 +125,7 @@ async def test_agents_solve_the_demo_task(
     browser: Browser, tab: Tab, demo_base: str, agent_class: type
 ) -> None:
     task = load_demo_task()
-    await tab.agoto(demo_base + task.start)
+    await tab.agoto(demo_base + task.start_url)
     spec = WebToolSpec(browser=browser)
     llm = ScriptedLLM(task, react=agent_class is ReActAgent)
     agent = agent_class(tools=spec.to_tool_list(), llm=llm,
@@ -136,6 +136,6 @@ async def test_agents_solve_the_demo_task(
     assert calls is None or set(calls) <= set(spec.spec_functions)
     assert "article-veldmark" in tab.url
     shown = [text for turn in llm.seen for text in turn]
-    assert len(shown) == len(task.solution)
+    assert len(shown) == len(task.reference_calls)
     assert any('searchbox "Search articles"' in text for text in shown)
     assert "built in 1887" in shown[-1]

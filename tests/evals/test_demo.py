@@ -19,7 +19,7 @@ def test_demo_task_is_package_data() -> None:
     raw = json.loads(resources.files("webrefs.evals").joinpath("suites/demo.json").read_text())
     task = load_demo_task()
     assert task.id == raw["tasks"][0]["id"]
-    assert [s.tool for s in task.solution][:3] == ["web_snapshot", "web_fill", "web_click"]
+    assert [s.tool for s in task.reference_calls][:3] == ["web_snapshot", "web_fill", "web_click"]
     with pytest.raises(WebrefsError, match="no-such-task"):
         load_demo_task("no-such-task")
 

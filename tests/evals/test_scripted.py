@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
-
 import pytest
 from webrefs.errors import WebrefsError
+from webrefs.evals.checks import check_pure
 from webrefs.evals.demo import load_demo_task
-from webrefs.evals.scripted import ScriptedModel, find_ref, load_suite
+from webrefs.evals.scripted import ScriptedModel, find_ref
+from webrefs.evals.tasks import Task
 from webrefs.tools.actionparse import parse_actions
 
 OUTLINE = ('- search:\n    - searchbox "Search articles" [ref=e4]\n    - button "Search" [ref=e5]')
@@ -30,12 +30,17 @@ def test_scripted_model_fails_loudly_without_the_needed_element() -> None:
         model.next_call('- button "Go" [ref=e1]')
 
 
-def test_task_success_check() -> None:
+def test_task_success_checks() -> None:
     task = load_demo_task()
-    assert task.check("It was built in 1887.", "http://h/article-veldmark.html") == []
-    failed = task.check("I do not know.", "http://h/index.html")
-    assert failed == ["the answer does not contain '1887'",
-                      "the final URL 'http://h/index.html' does not contain 'article-veldmark'"]
+
+    def why(answer: str, url: str) -> list[str]:
+        results = [check_pure(c, answer=answer, url=url, requests=[]) for c in task.success]
+        return [r.why for r in results if r is not None and not r.ok]
+
+    assert why("It was built in 1887.", "http://h/article-veldmark.html") == []
+    assert why("I do not know.", "http://h/index.html") == [
+        "the answer 'I do not know.' does not contain '1887'",
+        "the final URL 'http://h/index.html' does not match /article-veldmark/"]
 
 
 
@@ -55,7 +60,7 @@ def test_reply_writes_actions_as_json_in_markdown_then_answers() -> None:
     assert model.reply("It was built in 1887 and stands 38 metres.") == (
         "Veldmark Lighthouse was built in 1887."
     )
-    assert [tool for tool, _ in model.log] == [s.tool for s in model.task.solution]
+    assert [tool for tool, _ in model.log] == [s.tool for s in model.task.reference_calls]
 
 
 def test_answer_without_a_match() -> None:
@@ -68,11 +73,13 @@ def test_diff_lines_count_as_outline_lines() -> None:
     assert find_ref('+  - button "Search" [ref=e12]', ["button"], "search") == "e12"
 
 
-def test_load_suite_validates_tasks() -> None:
-    raw = {"tasks": [{"id": "t", "goal": "g", "start": "a.html", "answer": {"pattern": "x"},
-                      "solution": [{"tool": "web_snapshot"}]}]}
-    (task,) = load_suite(json.dumps(raw))
-    assert task.solution[0].args == {}
-    raw["tasks"][0]["solution"] = [{"tool": "web_click", "reff": {}}]
-    with pytest.raises(ValueError, match="reff"):
-        load_suite(raw)
+def test_exact_names_and_fixed_answers() -> None:
+    text = '- link "Storm lantern sale" [ref=e1]\n- link "Storm lantern" [ref=e2]'
+    assert find_ref(text, ["link"], "storm lantern") == "e1"
+    assert find_ref(text, ["link"], "storm lantern", exact=True) == "e2"
+    task = Task.model_validate({
+        "id": "t", "start_url": "/", "goal": "g", "success": [{"type": "answer", "contains": "x"}],
+        "reference": [{"tool": "web_snapshot"}, {"answer": "Fixed."}]})
+    model = ScriptedModel(task)
+    assert model.next_call(None) == ("web_snapshot", {})
+    assert model.next_call("...") is None and model.answer() == "Fixed."

@@ -8,6 +8,7 @@ from __future__ import annotations
 from .capture import screenshot
 from .checking import check
 from .files import upload
+from .host import evaluate, read_tree
 from .keys import press_key
 from .navigate import go_back, go_forward, goto
 from .pointer import click, hover
@@ -20,6 +21,7 @@ from .textinput import fill
 __all__ = [
     "check",
     "click",
+    "evaluate",
     "fill",
     "get_text",
     "go_back",
@@ -27,6 +29,7 @@ __all__ = [
     "goto",
     "hover",
     "press_key",
+    "read_tree",
     "screenshot",
     "scroll",
     "select",

@@ -13,7 +13,7 @@ import contextlib
 from typing import Any, Literal
 
 from playwright.async_api import Browser as PWBrowser
-from playwright.async_api import BrowserContext, Page, Playwright, async_playwright
+from playwright.async_api import BrowserContext, Page, Playwright, Request, async_playwright
 from playwright.async_api import Error as PlaywrightError
 
 from ..errors import (
@@ -23,13 +23,24 @@ from ..errors import (
     InvalidArgumentError,
     TabClosedError,
 )
+from ..models import RequestRecord
 from ..options import TabOptions
 from .launcher import BrowserOptions, chromium_args, find_chromium
 from .tabcore import TabCore
 
 __all__ = ["BrowserCore", "Ownership"]
 
-Ownership = Literal["launched", "connected", "wrapped"]
+Ownership = Literal["launched", "connected", "wrapped", "context"]
+
+MAX_REQUESTS = 5000
+"""Requests kept in :attr:`BrowserCore.requests` (the oldest are dropped past this)."""
+MAX_POST_DATA = 64 * 1024
+
+# A deterministic Math.random (mulberry32) for pages of a seeded context.
+_SEED_JS = """(() => { let a = %d >>> 0;
+  Math.random = function () { a = (a + 0x6D2B79F5) >>> 0; let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1); t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296; }; })();"""
 
 
 class BrowserCore:
@@ -52,6 +63,10 @@ class BrowserCore:
         self.dead = False
         self.downloads_dir: str | None = None
         """Folder downloads are saved in (sanitized names); ``None`` means downloads are off."""
+        self.context_options: dict[str, Any] = {}
+        """What new contexts of this browser are made with (viewport, downloads)."""
+        self.requests: list[RequestRecord] = []
+        """Requests sent by this context's pages, oldest first (at most ``MAX_REQUESTS``)."""
 
     # -- starting ----------------------------------------------------------------------------
     async def launch(self, opts: BrowserOptions) -> None:
@@ -72,6 +87,7 @@ class BrowserCore:
             "viewport": {"width": width, "height": height},
             "accept_downloads": opts.downloads_dir is not None,
         }
+        self.context_options = context_opts
         try:
             if opts.user_data_dir:
                 self.context = await chromium.launch_persistent_context(
@@ -92,7 +108,7 @@ class BrowserCore:
                 hint="Run 'webrefs doctor' to see which browser is used and why it fails.",
             ) from None
         self.ownership = "launched"
-        self._adopt_context()
+        self.adopt_context()
 
     async def connect(self, endpoint: str, timeout_ms: int) -> None:
         if not endpoint.startswith(("http://", "https://", "ws://", "wss://")):
@@ -115,16 +131,54 @@ class BrowserCore:
         contexts = self.pw_browser.contexts
         self.context = contexts[0] if contexts else await self.pw_browser.new_context()
         self.ownership = "connected"
-        self._adopt_context()
+        self.adopt_context()
+
+    async def child(
+        self,
+        *,
+        record_har: str | None = None,
+        replay_har: str | None = None,
+        seed: int | None = None,
+    ) -> BrowserCore:
+        """A new, isolated context of this browser (its own cookies, storage and tabs).
+
+        ``record_har`` writes the context's traffic to that HAR file when it closes;
+        ``replay_har`` answers every request from that HAR and aborts what it lacks;
+        ``seed`` makes ``Math.random`` deterministic on every page."""
+        self._check_alive()
+        if self.pw_browser is None:
+            raise InvalidArgumentError(
+                "This browser has no browser process to open another context in.",
+                hint="Use a Browser from launch() or connect().",
+            )
+        child = BrowserCore(self.tab_options)
+        child.playwright = None  # the parent owns Playwright and the process
+        child.pw_browser = self.pw_browser
+        child.downloads_dir = self.downloads_dir
+        child.context_options = dict(self.context_options)
+        opts = dict(self.context_options)
+        if record_har:
+            opts["record_har_path"] = record_har
+            opts["record_har_content"] = "embed"
+        context = await self.pw_browser.new_context(**opts)
+        if replay_har:
+            await context.route_from_har(replay_har, not_found="abort")
+        if seed is not None:
+            await context.add_init_script(script=_SEED_JS % (int(seed) & 0xFFFFFFFF))
+        child.context = context
+        child.ownership = "context"
+        child.adopt_context()
+        return child
 
     def wrap(self, page: Page) -> None:
         self.context = page.context
         self.pw_browser = self.context.browser
         self.ownership = "wrapped"
         self._adopt(page, popup=False)
-        self._adopt_context()
+        self.adopt_context()
 
-    def _adopt_context(self) -> None:
+    def adopt_context(self) -> None:
+        """Track the context's pages (existing ones and popups) and its lifecycle events."""
         assert self.context is not None
         self.context.on("page", self._on_page)
         for page in self.context.pages:
@@ -132,6 +186,20 @@ class BrowserCore:
         if self.pw_browser is not None:
             self.pw_browser.on("disconnected", self._on_disconnected)
         self.context.on("close", lambda _ctx: self._on_disconnected(None))
+        self.context.on("request", self._on_request)
+
+    def _on_request(self, request: Request) -> None:
+        try:
+            body = request.post_data
+        except (PlaywrightError, UnicodeDecodeError, ValueError):
+            body = None  # a binary body
+        if body is not None and len(body) > MAX_POST_DATA:
+            body = body[:MAX_POST_DATA]
+        self.requests.append(RequestRecord(method=request.method, url=request.url,
+                                           resource_type=request.resource_type,
+                                           post_data=body))
+        if len(self.requests) > MAX_REQUESTS:
+            del self.requests[: len(self.requests) - MAX_REQUESTS]
 
     def _on_disconnected(self, _browser: Any) -> None:
         self.dead = True
@@ -227,6 +295,15 @@ class BrowserCore:
 
     # -- closing ------------------------------------------------------------------------------
     async def close(self) -> None:
+        if self.ownership == "context":
+            try:
+                if not self.dead and self.context is not None:
+                    await asyncio.wait_for(self.context.close(), 15)
+            except (PlaywrightError, TimeoutError):
+                pass
+            finally:
+                self.dead = True
+            return
         try:
             if self.ownership == "launched" and not self.dead:
                 if self.context is not None:

@@ -1,0 +1,253 @@
+"""``webrefs eval``: run suites, record and replay their pages, validate, compare and merge.
+
+    webrefs eval run [--suite demo] [--provider reference ...] [--out DIR] [--workers N]
+                     [--shard i/N] [--pages DIR] [--resume] [--browser-endpoint URL]
+    webrefs eval record --suite S --out DIR       record each task's pages (HAR)
+    webrefs eval validate SUITE                   check a suite file, run every reference
+    webrefs eval schema                           the JSON Schema of a suite file
+    webrefs eval compare A/results.json B/results.json
+    webrefs eval merge SHARD... --out DIR
+    webrefs eval report DIR                       write report.md and report.html again
+
+Exit codes: 0 done (for ``validate``: every reference passed), 1 a failure (a reference
+failed, the browser died), 2 bad input (a malformed suite, an unknown provider), 130 Ctrl-C.
+A message, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from webrefs.errors import InvalidArgumentError, WebrefsError
+
+from .episode import EpisodeOptions
+from .results import Episode, Results, load_results, merge_results
+from .runner import RunOptions, run_suite
+from .tasks import builtin_suites, load_suite, suite_schema
+
+__all__ = ["main"]
+
+DEFAULT_SUITE = "demo"
+
+
+def _shard(text: str) -> tuple[int, int]:
+    try:
+        i, n = (int(x) for x in text.split("/"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not i/N (e.g. 1/4)") from None
+    return i, n
+
+
+def _add_run_options(p: argparse.ArgumentParser, *, providers: bool = True) -> None:
+    p.add_argument("--suite", default=DEFAULT_SUITE,
+                   help=f"builtin suite ({', '.join(builtin_suites())}) or a suite file")
+    if providers:
+        p.add_argument("--provider", action="append", dest="providers", metavar="P",
+                       help="reference, or PROVIDER:MODEL for a LangChain chat model "
+                            "(repeat to compare; default: reference)")
+    p.add_argument("--out", type=Path, default=Path("eval-results"), help="output folder")
+    p.add_argument("--task", action="append", dest="tasks", metavar="ID",
+                   help="run only this task (repeatable)")
+    p.add_argument("--workers", type=int, default=1, help="episodes in parallel")
+    p.add_argument("--shard", type=_shard, default=None, metavar="i/N",
+                   help="run the i-th of N deterministic parts of the suite")
+    p.add_argument("--max-tokens", type=int, default=3000, help="snapshot token budget")
+    p.add_argument("--after-action", choices=("none", "diff", "snapshot"), default="none")
+    p.add_argument("--max-steps", type=int, default=None, help="override each task's max_steps")
+    p.add_argument("--seed", type=int, default=0, help="seed of Math.random on every page")
+    p.add_argument("--timeout", type=float, default=300.0, help="seconds per episode")
+    p.add_argument("--browser-endpoint", default=None, metavar="URL",
+                   help="attach to a running Chromium over CDP (http://host:9222)")
+    p.add_argument("--headed", action="store_true", help="show the browser")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="webrefs eval",
+                                     description="Run and compare eval suites offline.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    run = sub.add_parser("run", help="run a suite with one or more providers")
+    _add_run_options(run)
+    run.add_argument("--pages", type=Path, default=None,
+                     help="replay recorded pages from this folder (<task>.har)")
+    run.add_argument("--resume", action="store_true", help="keep finished episodes in --out")
+    rec = sub.add_parser("record", help="record each task's pages (HAR) with the reference")
+    _add_run_options(rec, providers=False)
+    val = sub.add_parser("validate", help="check a suite file and run every reference")
+    val.add_argument("suite")
+    val.add_argument("--workers", type=int, default=1)
+    sub.add_parser("schema", help="print the JSON Schema of a suite file")
+    cmp_ = sub.add_parser("compare", help="compare two runs")
+    cmp_.add_argument("a", type=Path)
+    cmp_.add_argument("b", type=Path)
+    merge = sub.add_parser("merge", help="join the results of a run's shards")
+    merge.add_argument("parts", type=Path, nargs="+")
+    merge.add_argument("--out", type=Path, required=True)
+    rep = sub.add_parser("report", help="write report.md and report.html for a results folder")
+    rep.add_argument("folder", type=Path)
+    return parser
+
+
+def _options(args: argparse.Namespace, *, record: bool = False) -> RunOptions:
+    episode = EpisodeOptions(max_tokens=args.max_tokens, after_action=args.after_action,
+                             max_steps=args.max_steps, seed=args.seed, timeout_s=args.timeout)
+    providers = tuple(getattr(args, "providers", None) or ("reference",))
+    return RunOptions(
+        suite=args.suite, providers=providers, out=args.out, episode=episode,
+        workers=args.workers, shard=args.shard,
+        tasks=tuple(args.tasks) if args.tasks else None,
+        resume=getattr(args, "resume", False), pages=getattr(args, "pages", None),
+        record=record, browser_endpoint=args.browser_endpoint, headless=not args.headed,
+    )
+
+
+def _write_reports(results: Results, folder: Path) -> list[Path]:
+    try:
+        from .report import write_report
+    except ImportError:  # pragma: no cover - the report module ships with the package
+        return []
+    return write_report(results, folder)
+
+
+def _print_table(results: Results) -> None:
+    try:
+        from rich.console import Console
+
+        from .report import terminal_table
+    except ImportError:
+        for name, s in results.providers.items():
+            rate = "-" if s.success_rate is None else f"{s.success_rate:.0%}"
+            print(f"{name:<24} {s.succeeded}/{s.tasks} succeeded ({rate}), "
+                  f"{s.invalid} invalid, {s.errors} errors")
+        return
+    Console().print(terminal_table(results))
+
+
+async def _run(options: RunOptions, quiet: bool) -> Results:
+    if quiet or not sys.stderr.isatty():
+        def line(e: Episode, done: int, total: int) -> None:
+            extra = f": {e.reason[:120]}" if e.reason else ""
+            print(f"[{done}/{total}] {e.provider} {e.task}: {e.status}{extra}",
+                  file=sys.stderr, flush=True)
+        return await run_suite(options, progress=line)
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
+
+    wins: Counter[str] = Counter()
+    seen: Counter[str] = Counter()
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                  TimeRemainingColumn(), transient=False) as bar:
+        handle = bar.add_task("starting", total=None)
+
+        def update(e: Episode, done: int, total: int) -> None:
+            seen[e.provider] += 1
+            wins[e.provider] += e.status == "success"
+            rates = ", ".join(f"{p} {wins[p]}/{seen[p]}" for p in seen)
+            bar.update(handle, completed=done, total=total, description=rates)
+
+        return await run_suite(options, progress=update)
+
+
+def _cmd_run(args: argparse.Namespace, *, record: bool = False) -> int:
+    options = _options(args, record=record)
+    results = asyncio.run(_run(options, args.quiet))
+    _print_table(results)
+    written = _write_reports(results, options.out)
+    print(f"results: {options.out / 'results.json'}"
+          + "".join(f"\nreport:  {p}" for p in written))
+    if record:
+        print(f"pages:   {options.out / 'pages'}")
+    return 0
+
+
+def _cmd_validate(args: argparse.Namespace) -> int:
+    loaded = load_suite(args.suite)
+    print(f"suite {loaded.suite.name}: {len(loaded.suite.tasks)} task(s), format valid")
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="webrefs-validate-") as tmp:
+        options = RunOptions(suite=args.suite, providers=("reference",), out=Path(tmp),
+                             workers=args.workers)
+        results = asyncio.run(run_suite(options))
+    bad = [e for e in results.episodes if e.status != "success"]
+    for e in sorted(results.episodes, key=lambda e: e.task):
+        mark = "ok  " if e.status == "success" else "FAIL"
+        print(f"{mark} {e.task} ({e.steps} steps)" + (f": {e.reason}" if e.reason else ""))
+    if bad:
+        print(f"{len(bad)} of {len(results.episodes)} reference solution(s) failed")
+        return 1
+    print(f"all {len(results.episodes)} reference solutions pass")
+    return 0
+
+
+def _cmd_compare(args: argparse.Namespace) -> int:
+    a, b = load_results(args.a), load_results(args.b)
+    try:
+        from .compare import compare, render_comparison
+    except ImportError:  # pragma: no cover - the compare module ships with the package
+        print("compare is not available in this installation", file=sys.stderr)
+        return 1
+    print(render_comparison(compare(a, b)))
+    return 0
+
+
+def _cmd_merge(args: argparse.Namespace) -> int:
+    merged = merge_results([load_results(p) for p in args.parts])
+    args.out.mkdir(parents=True, exist_ok=True)
+    merged.write(args.out / "results.json")
+    written = _write_reports(merged, args.out)
+    _print_table(merged)
+    print(f"results: {args.out / 'results.json'}" + "".join(f"\nreport:  {p}" for p in written))
+    return 0
+
+
+def _cmd_report(args: argparse.Namespace) -> int:
+    results = load_results(args.folder)
+    for path in _write_reports(results, args.folder if args.folder.is_dir()
+                               else args.folder.parent):
+        print(f"report:  {path}")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of ``webrefs eval``; returns the exit code."""
+    args = _parser().parse_args(list(argv) if argv is not None else None)
+    try:
+        if args.command == "run":
+            return _cmd_run(args)
+        if args.command == "record":
+            return _cmd_run(args, record=True)
+        if args.command == "validate":
+            return _cmd_validate(args)
+        if args.command == "schema":
+            print(json.dumps(suite_schema(), indent=1))
+            return 0
+        if args.command == "compare":
+            return _cmd_compare(args)
+        if args.command == "merge":
+            return _cmd_merge(args)
+        return _cmd_report(args)
+    except KeyboardInterrupt:
+        out: Any = getattr(args, "out", None)
+        where = f" in {out / 'results.json'}" if isinstance(out, Path) else ""
+        print(f"\ninterrupted: the finished episodes are kept{where}; "
+              "run again with --resume to finish", file=sys.stderr)
+        return 130
+    except InvalidArgumentError as err:
+        print(f"webrefs eval: {err}", file=sys.stderr)
+        return 2
+    except WebrefsError as err:
+        print(f"webrefs eval: {err}", file=sys.stderr)
+        return 1

@@ -1,0 +1,256 @@
+"""One episode: a task, a provider, a fresh browser context, the agent loop, the checks.
+
+The agent loop is the LangChain adapter in LangChain's standard tool-calling graph
+(``create_agent``) with the system prompt from ``webrefs.prompts``, the webrefs tools, and a
+``final_answer`` tool that ends the episode. ``max_steps`` bounds the tool calls. The
+episode's browser context is its own (cookies, storage, tabs), seeded, and closed at the end
+(which writes its HAR when recording).
+
+What can go wrong is told apart: the model failing the task (``failure``), the episode leaving
+its recorded pages or its start page not loading (``invalid``), and the provider failing
+(``error``: rate limits, timeouts, a crash). Only the first counts against the model.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import time
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, Field
+from webrefs import Browser, Tab, WebrefsError
+from webrefs.adapters.langchain import WebToolkit
+from webrefs.models import RequestRecord
+from webrefs.prompts import eval_tool
+from webrefs.render.tokens import count_tokens
+
+from .checks import CheckResult, check_all
+from .providers import Provider
+from .results import Episode, ToolCall
+from .scripted import ScriptError
+from .tasks import LoadedSuite, Task
+
+__all__ = ["EpisodeOptions", "final_answer_tool", "har_urls", "run_episode"]
+
+MAX_OUTPUT_CHARS = 20_000
+_ERROR_CODE = re.compile(r"\[([a-z_]+)\]")
+
+
+@dataclass(frozen=True)
+class EpisodeOptions:
+    """How episodes run (the same for every task and provider of a run)."""
+
+    max_tokens: int = 3000
+    """Snapshot token budget of the tools."""
+    after_action: str = "none"
+    """What actions return besides their summary: none, diff or snapshot."""
+    include: tuple[str, ...] | None = None
+    """Exactly these webrefs tools (``None``: the defaults)."""
+    max_steps: int | None = None
+    """Overrides each task's ``max_steps`` when set."""
+    seed: int = 0
+    """Seeds ``Math.random`` on every page."""
+    timeout_s: float = 300.0
+    """Wall-clock bound of one episode."""
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"max_tokens": self.max_tokens, "after_action": self.after_action,
+                "tools": list(self.include) if self.include is not None else "default",
+                "max_steps": self.max_steps, "seed": self.seed, "timeout_s": self.timeout_s}
+
+
+class _AnswerArgs(BaseModel):
+    answer: str = Field(description=eval_tool("final_answer")[1]["answer"])
+
+
+def final_answer_tool() -> Any:
+    """The ``final_answer`` tool: its argument is the episode's answer, and it ends the loop."""
+    from langchain_core.tools import StructuredTool
+
+    def final_answer(answer: str) -> str:
+        return answer
+
+    async def afinal_answer(answer: str) -> str:
+        return answer
+
+    return StructuredTool.from_function(
+        func=final_answer, coroutine=afinal_answer, name="final_answer",
+        description=eval_tool("final_answer")[0], args_schema=_AnswerArgs, return_direct=True,
+    )
+
+
+def har_urls(path: Path) -> set[tuple[str, str]]:
+    """``(method, url)`` of every request a HAR file answers."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return {(e["request"]["method"].upper(), e["request"]["url"])
+            for e in data.get("log", {}).get("entries", [])}
+
+
+def _text(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "\n".join(str(p.get("text", "")) if isinstance(p, dict) else str(p)
+                         for p in content)
+    return str(content)
+
+
+def _trajectory(messages: list[Any]) -> tuple[list[ToolCall], str, int | None, int | None]:
+    """Tool calls with what the model saw, the final answer, and reported token usage."""
+    from langchain_core.messages import AIMessage, ToolMessage
+
+    args_by_id: dict[str, dict[str, Any]] = {}
+    calls: list[ToolCall] = []
+    answer = ""
+    prompt = completion = 0
+    usage_known = False
+    for msg in messages:
+        if isinstance(msg, AIMessage):
+            for call in msg.tool_calls:
+                args_by_id[str(call.get("id"))] = dict(call.get("args") or {})
+            usage = msg.usage_metadata
+            if usage:
+                usage_known = True
+                prompt += int(usage.get("input_tokens", 0))
+                completion += int(usage.get("output_tokens", 0))
+            text = _text(msg.content).strip()
+            if text and not msg.tool_calls:
+                answer = text
+        elif isinstance(msg, ToolMessage):
+            output = _text(msg.content)
+            args = args_by_id.get(str(msg.tool_call_id), {})
+            if msg.name == "final_answer":
+                answer = str(args.get("answer", output))
+                continue
+            error = None
+            if msg.status == "error":
+                found = _ERROR_CODE.search(output)
+                error = found.group(1) if found else "error"
+            calls.append(ToolCall(
+                tool=str(msg.name), args=args, output=output[:MAX_OUTPUT_CHARS], error=error,
+                tokens=count_tokens(output),
+            ))
+    if not usage_known:
+        return calls, answer, None, None
+    return calls, answer, prompt, completion
+
+
+def _left_recording(requests: list[RequestRecord], recorded: set[tuple[str, str]]) -> str | None:
+    for r in requests:
+        if r.url.startswith(("data:", "about:", "blob:")):
+            continue
+        if (r.method.upper(), r.url) not in recorded:
+            return f"left the recording: {r.method} {r.url[:200]}"
+    return None
+
+
+async def _final_tab(ctx: Browser) -> Tab | None:
+    try:
+        return ctx.active_tab
+    except WebrefsError:
+        return None
+
+
+async def run_episode(
+    browser: Browser,
+    loaded: LoadedSuite,
+    task: Task,
+    provider: Provider,
+    options: EpisodeOptions,
+    *,
+    record_har: Path | None = None,
+    replay_har: Path | None = None,
+) -> Episode:
+    """Run ``task`` with ``provider`` in a fresh context of ``browser``; never raises for
+    what an episode can do wrong (it is in the returned :class:`Episode`)."""
+    from langchain.agents import create_agent
+
+    started = time.monotonic()
+    base = Episode(task=task.id, provider=provider.name, status="error", tags=list(task.tags))
+    recorded: set[tuple[str, str]] | None = None
+    if replay_har is not None:
+        if not replay_har.is_file():
+            return base.model_copy(update={
+                "status": "invalid", "reason": f"no recording of this task ({replay_har.name})"})
+        recorded = har_urls(replay_har)
+    ctx = await browser.anew_context(
+        record_har=str(record_har) if record_har else None,
+        replay_har=str(replay_har) if replay_har else None,
+        seed=options.seed,
+    )
+    try:
+        try:
+            await ctx.anew_tab(loaded.start_url(task))
+        except WebrefsError as err:
+            reason = f"the start page did not load: {err.message[:300]}"
+            if recorded is not None:
+                reason = _left_recording(ctx.requests, recorded) or reason
+            return base.model_copy(update={"status": "invalid", "reason": reason,
+                                           "wall_s": round(time.monotonic() - started, 2)})
+        toolkit = WebToolkit(browser=ctx, max_tokens=options.max_tokens,
+                             after_action=options.after_action,  # type: ignore[arg-type]
+                             include=options.include)
+        tools = [*toolkit.get_tools(), final_answer_tool()]
+        system = await toolkit.asystem_prompt()
+        model = provider.make_model(task)
+        agent = create_agent(model, tools, system_prompt=system)
+        max_steps = options.max_steps or task.max_steps
+        status: str = "failure"
+        reason = ""
+        messages: list[Any] = []
+
+
+        async def drive() -> None:  # stream, so the steps before a failure are kept
+            async for state in agent.astream({"messages": [("user", task.goal)]},
+                                             config={"recursion_limit": 2 * max_steps + 2},
+                                             stream_mode="values"):
+                messages[:] = list(state.get("messages", []))
+
+        try:
+            await asyncio.wait_for(drive(), timeout=options.timeout_s)
+        except TimeoutError:
+            status, reason = "error", f"the episode took longer than {options.timeout_s:.0f} s"
+        except ScriptError as err:
+            reason = f"the reference could not go on: {err.message}"
+        except WebrefsError as err:
+            status, reason = "error", f"{type(err).__name__}: {err.message[:300]}"
+        except Exception as exc:  # a provider's own errors: rate limits, network, parsing
+            name = type(exc).__name__
+            if name == "GraphRecursionError":
+                reason = f"ran out of steps (max_steps={max_steps})"
+            else:
+                status, reason = "error", f"{name}: {str(exc)[:300]}"
+        calls, answer, prompt_tokens, completion_tokens = _trajectory(messages)
+        tab = await _final_tab(ctx)
+        checks: list[CheckResult] = []
+        if status == "failure" and not reason:
+            checks = await check_all(task.success, tab=tab, answer=answer,
+                                     requests=ctx.requests)
+            failed = [c for c in checks if not c.ok]
+            if failed:
+                reason = "; ".join(c.why for c in failed)
+            else:
+                status = "success"
+        if recorded is not None:
+            left = _left_recording(ctx.requests, recorded)
+            if left is not None:
+                status, reason = "invalid", left
+        errors = Counter(c.error for c in calls if c.error)
+        return Episode(
+            task=task.id, provider=provider.name, status=status,  # type: ignore[arg-type]
+            reason=reason, steps=len(calls), answer=answer[:2000], checks=checks,
+            tool_errors=dict(sorted(errors.items())), prompt_tokens=prompt_tokens,
+            completion_tokens=completion_tokens,
+            observation_tokens=sum(c.tokens for c in calls),
+            system_prompt_tokens=count_tokens(system),
+            wall_s=round(time.monotonic() - started, 2),
+            final_url=tab.url if tab is not None else "",
+            trajectory=calls, tags=list(task.tags),
+        )
+    finally:
+        await ctx.aclose()

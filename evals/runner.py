@@ -1,0 +1,226 @@
+"""Running a suite: every task with every provider, in parallel contexts of one browser.
+
+:func:`run_suite` serves the suite's site under its fixed origin (or replays recorded pages),
+launches Chromium (or attaches to one over CDP), runs the episodes (``workers`` at a time),
+and writes ``results.json`` after every episode, so an interrupted run keeps what finished
+and ``resume`` picks up from there. ``shard=(i, n)`` runs a deterministic i-th of n parts of
+the suite (join the parts with :func:`~webrefs.evals.results.merge_results`).
+
+Everything that produced a result is recorded with it: versions, git commit, suite hash,
+options, seed, providers' settings, times.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import importlib.metadata
+import platform
+import subprocess
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+
+import webrefs
+from webrefs import Browser
+from webrefs.errors import InvalidArgumentError, WebrefsError
+
+from .episode import EpisodeOptions, run_episode
+from .providers import Provider, resolve_provider
+from .results import Episode, Results, RunInfo, SuiteInfo, load_results, resummarize, summarize
+from .sites import host_resolver_rules, origin_host, serve_folder
+from .tasks import LoadedSuite, Task, load_suite
+
+__all__ = ["RunOptions", "run_suite", "select_tasks"]
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """One eval run."""
+
+    suite: str = "demo"
+    """A builtin suite name or a suite file."""
+    providers: tuple[str, ...] = ("reference",)
+    out: Path = Path("eval-results")
+    """Folder for results.json, the reports, and recorded pages."""
+    episode: EpisodeOptions = field(default_factory=EpisodeOptions)
+    workers: int = 1
+    """Episodes at a time, each in its own context of one browser."""
+    shard: tuple[int, int] | None = None
+    """``(i, n)``: run the i-th (1-based) of n deterministic parts of the suite."""
+    tasks: tuple[str, ...] | None = None
+    """Only these task ids."""
+    resume: bool = False
+    """Keep the episodes already in ``out/results.json`` and run the rest."""
+    pages: Path | None = None
+    """Replay each task's pages from ``pages/<task>.har`` (no site server, no network)."""
+    record: bool = False
+    """Record each task's pages into ``out/pages/<task>.har``."""
+    browser_endpoint: str | None = None
+    """Attach to a running Chromium over CDP instead of launching one."""
+    headless: bool = True
+
+
+def select_tasks(tasks: tuple[Task, ...], *, only: tuple[str, ...] | None,
+                 shard: tuple[int, int] | None) -> list[Task]:
+    """The tasks of a run: ``only`` these ids, then this shard's share (by position in the
+    id-sorted list, so every shard of the same suite agrees)."""
+    chosen = list(tasks)
+    if only is not None:
+        known = {t.id for t in tasks}
+        missing = sorted(set(only) - known)
+        if missing:
+            raise InvalidArgumentError(f"Unknown task id(s): {', '.join(missing)}.",
+                                       hint=f"Tasks: {', '.join(sorted(known))}.")
+        chosen = [t for t in chosen if t.id in set(only)]
+    if shard is not None:
+        index, count = shard
+        if not (count >= 1 and 1 <= index <= count):
+            raise InvalidArgumentError(f"Shard {index}/{count} is not valid; use i/n with "
+                                       "1 <= i <= n.")
+        order = sorted(chosen, key=lambda t: t.id)
+        keep = {t.id for pos, t in enumerate(order) if pos % count == index - 1}
+        chosen = [t for t in chosen if t.id in keep]
+    return chosen
+
+
+def _git_commit() -> str | None:
+    root = Path(webrefs.__file__).resolve().parent.parent
+    if not (root / ".git").exists():
+        return None
+    try:
+        out = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True,
+                             text=True, timeout=10, check=True)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out.stdout.strip() or None
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+@contextlib.contextmanager
+def _site(loaded: LoadedSuite, replaying: bool) -> Iterator[dict[str, int]]:
+    """The site served locally (host -> port), unless pages are replayed."""
+    site, folder = loaded.suite.site, loaded.site_dir
+    if site is None or folder is None or replaying:
+        yield {}
+        return
+    with serve_folder(folder) as port:
+        yield {origin_host(site.origin): port}
+
+
+async def _open_browser(options: RunOptions, ports: dict[str, int]) -> Browser:
+    if options.browser_endpoint:
+        if ports:
+            raise InvalidArgumentError(
+                "A remote browser cannot reach this machine's site server by its fixed origin.",
+                hint="Record the pages first ('webrefs eval record'), then run with --pages.",
+            )
+        return await Browser.aconnect(options.browser_endpoint)
+    args = [f"--host-resolver-rules={host_resolver_rules(ports)}"]
+    return await Browser.alaunch(headless=options.headless, args=tuple(args))
+
+
+ProgressFn = Callable[[Episode, int, int], None]
+
+
+async def run_suite(options: RunOptions, *, progress: ProgressFn | None = None) -> Results:
+    """Run the suite; ``progress(episode, done, total)`` is called after each episode.
+
+    Raises :class:`InvalidArgumentError` for a bad suite, provider, shard or task id before
+    anything runs. Ctrl-C (cancellation) stops the run after writing what finished."""
+    if options.workers < 1:
+        raise InvalidArgumentError("workers must be at least 1.")
+    if options.record and options.pages is not None:
+        raise InvalidArgumentError("Record or replay pages, not both.")
+    loaded = load_suite(options.suite)
+    providers: list[Provider] = [resolve_provider(p) for p in dict.fromkeys(options.providers)]
+    tasks = select_tasks(loaded.suite.tasks, only=options.tasks, shard=options.shard)
+    out = options.out
+    out.mkdir(parents=True, exist_ok=True)
+    results_path = out / "results.json"
+    done: dict[tuple[str, str], Episode] = {}
+    if options.resume and results_path.exists():
+        previous = load_results(results_path)
+        if previous.suite.content_hash != loaded.content_hash:
+            raise InvalidArgumentError(
+                f"{results_path} is from another version of suite {previous.suite.name}; "
+                "cannot resume it.", hint="Use another --out folder, or drop --resume.")
+        done = {e.key: e for e in previous.episodes if e.status != "error"}
+    pages_out = out / "pages" if options.record else None
+    if pages_out is not None:
+        pages_out.mkdir(parents=True, exist_ok=True)
+
+    run = RunInfo(
+        webrefs=webrefs.__version__, git_commit=_git_commit(),
+        playwright=importlib.metadata.version("playwright"), python=platform.python_version(),
+        started=_now(), options={**options.episode.as_dict(), "workers": options.workers,
+                                 "providers": [p.name for p in providers]},
+        seed=options.episode.seed,
+        shard=f"{options.shard[0]}/{options.shard[1]}" if options.shard else None,
+        pages="replay" if options.pages else ("record" if options.record else "live"),
+    )
+    results = Results(
+        suite=SuiteInfo(name=loaded.suite.name, path=loaded.path,
+                        content_hash=loaded.content_hash, tasks=len(tasks)),
+        run=run,
+        providers={p.name: summarize([], label=p.label, baseline=p.baseline,
+                                     settings=p.settings) for p in providers},
+        episodes=[e for e in done.values() if e.task in {t.id for t in tasks}],
+    )
+    todo = [(t, p) for p in providers for t in tasks if (p.name, t.id) not in done]
+    total = len(todo) + len(results.episodes)
+    lock = asyncio.Lock()
+
+    def save() -> None:
+        nonlocal results
+        results = resummarize(results)
+        results.write(results_path)
+
+    with _site(loaded, replaying=options.pages is not None) as ports:
+        browser = await _open_browser(options, ports)
+        results.run.browser = browser.version
+        save()
+        gate = asyncio.Semaphore(options.workers)
+
+        async def one(task: Task, provider: Provider) -> None:
+            async with gate:
+                if browser.closed:
+                    return
+                episode = await run_episode(
+                    browser, loaded, task, provider, options.episode,
+                    record_har=(pages_out / f"{task.id}.har") if pages_out else None,
+                    replay_har=(options.pages / f"{task.id}.har") if options.pages else None,
+                )
+            async with lock:
+                results.episodes.append(episode)
+                save()
+                if progress is not None:
+                    progress(episode, len(results.episodes), total)
+
+        jobs = [asyncio.ensure_future(one(t, p)) for t, p in todo]
+        try:
+            await asyncio.gather(*jobs)
+        except (asyncio.CancelledError, KeyboardInterrupt):
+            for job in jobs:
+                job.cancel()
+            results.run.interrupted = True
+            raise
+        finally:
+            results.run.finished = _now()
+            if browser.closed and len(results.episodes) < total:
+                results.run.interrupted = True
+            results.episodes.sort(key=lambda e: (e.provider, e.task))
+            save()
+            with contextlib.suppress(WebrefsError):
+                await browser.aclose()
+    if results.run.interrupted:
+        raise WebrefsError(
+            f"The browser closed during the run; {len(results.episodes)} of {total} episodes "
+            f"finished and are kept in {results_path}.",
+            hint="Run again with --resume to finish the rest.",
+        )
+    return results
