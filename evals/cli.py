@@ -127,7 +127,8 @@ def _print_table(results: Results) -> None:
             print(f"{name:<24} {s.succeeded}/{s.tasks} succeeded ({rate}), "
                   f"{s.invalid} invalid, {s.errors} errors")
         return
-    Console().print(terminal_table(results))
+    console = Console() if sys.stdout.isatty() else Console(width=140)
+    console.print(terminal_table(results))
 
 
 async def _run(options: RunOptions, quiet: bool) -> Results:

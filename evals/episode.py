@@ -26,12 +26,13 @@ from pydantic import BaseModel, Field
 from webrefs import Browser, Tab, WebrefsError
 from webrefs.adapters.langchain import WebToolkit
 from webrefs.models import RequestRecord
+from webrefs.options import After
 from webrefs.prompts import eval_tool
 from webrefs.render.tokens import count_tokens
 
 from .checks import CheckResult, check_all
 from .providers import Provider
-from .results import Episode, ToolCall
+from .results import Episode, Status, ToolCall
 from .scripted import ScriptError
 from .tasks import LoadedSuite, Task
 
@@ -47,7 +48,7 @@ class EpisodeOptions:
 
     max_tokens: int = 3000
     """Snapshot token budget of the tools."""
-    after_action: str = "none"
+    after_action: After = "none"
     """What actions return besides their summary: none, diff or snapshot."""
     include: tuple[str, ...] | None = None
     """Exactly these webrefs tools (``None``: the defaults)."""
@@ -193,14 +194,13 @@ async def run_episode(
             return base.model_copy(update={"status": "invalid", "reason": reason,
                                            "wall_s": round(time.monotonic() - started, 2)})
         toolkit = WebToolkit(browser=ctx, max_tokens=options.max_tokens,
-                             after_action=options.after_action,  # type: ignore[arg-type]
-                             include=options.include)
+                             after_action=options.after_action, include=options.include)
         tools = [*toolkit.get_tools(), final_answer_tool()]
         system = await toolkit.asystem_prompt()
         model = provider.make_model(task)
-        agent = create_agent(model, tools, system_prompt=system)
+        agent: Any = create_agent(model, tools, system_prompt=system)
         max_steps = options.max_steps or task.max_steps
-        status: str = "failure"
+        status: Status = "failure"
         reason = ""
         messages: list[Any] = []
 
@@ -242,7 +242,7 @@ async def run_episode(
                 status, reason = "invalid", left
         errors = Counter(c.error for c in calls if c.error)
         return Episode(
-            task=task.id, provider=provider.name, status=status,  # type: ignore[arg-type]
+            task=task.id, provider=provider.name, status=status,
             reason=reason, steps=len(calls), answer=answer[:2000], checks=checks,
             tool_errors=dict(sorted(errors.items())), prompt_tokens=prompt_tokens,
             completion_tokens=completion_tokens,

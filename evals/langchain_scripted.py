@@ -28,7 +28,8 @@ except ImportError as exc:  # pragma: no cover - exercised by a subprocess test
 
 from pydantic import ConfigDict, Field, PrivateAttr
 
-from .scripted import ScriptedModel, Task
+from .scripted import ScriptedModel
+from .tasks import Task
 
 __all__ = ["ScriptedChatModel"]
 

@@ -26,7 +26,8 @@ except ImportError as exc:  # pragma: no cover - exercised by a subprocess test
 
 from pydantic import PrivateAttr
 
-from .scripted import ScriptedModel, Task
+from .scripted import ScriptedModel
+from .tasks import Task
 
 __all__ = ["ScriptedLLM"]
 

@@ -1,0 +1,200 @@
+"""The runner on a real browser: statuses, determinism, record/replay with no server, shards,
+resume, a remote browser over CDP.
+
+The mini suite (tests/data/suites/mini.json) is served under http://mini.webrefs.test; every
+other host name resolves to nothing in the eval browser, so no episode can leave the machine.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import shutil
+import socket
+import subprocess
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+from webrefs.evals.episode import EpisodeOptions
+from webrefs.evals.results import Results, load_results, merge_results
+from webrefs.evals.runner import RunOptions, run_suite
+
+from tests.helpers.paths import DATA
+
+MINI = str(DATA / "suites" / "mini.json")
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+
+def run(out: Path, **changes: Any) -> Results:
+    options = RunOptions(suite=MINI, out=out, **changes)
+    return asyncio.run(run_suite(options))
+
+
+def comparable(results: Results) -> dict[str, Any]:
+    """results.json without what changes from run to run (times, paths)."""
+    data = json.loads(results.to_json())
+    for key in ("started", "finished", "browser"):
+        data["run"].pop(key)
+    data["suite"].pop("path")
+    for e in data["episodes"]:
+        e.pop("wall_s")
+    return data
+
+
+@pytest.fixture(scope="module")
+def first_run(tmp_path_factory: pytest.TempPathFactory) -> Results:
+    return run(tmp_path_factory.mktemp("run1"), workers=2)
+
+
+def test_statuses_reasons_and_metrics(first_run: Results) -> None:
+    by_task = {e.task: e for e in first_run.episodes}
+    assert {t: e.status for t, e in by_task.items()} == {
+        "lantern-hours": "success", "order-brass": "success", "newsletter": "success",
+        "wrong-answer": "failure", "broken-reference": "failure",
+    }
+    assert "does not contain '58'" in by_task["wrong-answer"].reason
+    broken = by_task["broken-reference"]
+    assert "Step 2 (web_click) needs a link named 'Careers'" in broken.reason
+    assert [c.tool for c in broken.trajectory] == ["web_snapshot"]  # steps before it are kept
+    lantern = by_task["lantern-hours"]
+    assert lantern.answer == "It burns for 20 hours."
+    assert lantern.final_url == "http://mini.webrefs.test/storm.html"
+    assert lantern.steps == len(lantern.trajectory) == 6
+    assert lantern.observation_tokens == sum(c.tokens for c in lantern.trajectory) > 0
+    assert lantern.system_prompt_tokens > 0 and lantern.prompt_tokens is None
+    first = lantern.trajectory[0]
+    assert first.tool == "web_snapshot" and "[ref=" in first.output
+    order = by_task["order-brass"]
+    assert all(c.ok for c in order.checks) and len(order.checks) == 3
+    summary = first_run.providers["reference"]
+    assert (summary.tasks, summary.succeeded, summary.failed) == (5, 3, 2)
+    assert summary.success_rate == 0.6 and summary.ci95 is not None
+    assert summary.baseline and "model-free baseline" in summary.label
+    assert summary.tokens_per_success is None  # the scripted model reports no usage
+    run_info = first_run.run
+    assert run_info.webrefs and run_info.playwright and run_info.browser
+    assert run_info.options["max_tokens"] == 3000 and run_info.options["workers"] == 2
+    assert first_run.suite.content_hash and first_run.suite.tasks == 5
+
+
+def test_the_same_inputs_give_the_same_results(first_run: Results, tmp_path: Path) -> None:
+    again = run(tmp_path, workers=1)
+    assert comparable(again) == {**comparable(first_run), "run": {
+        **comparable(first_run)["run"], "options": {**first_run.run.options, "workers": 1}}}
+
+
+def test_results_file_is_written_and_reloads(first_run: Results, tmp_path: Path) -> None:
+    path = tmp_path / "results.json"
+    first_run.write(path)
+    raw = json.loads(path.read_text())
+    assert raw["schema"] == 1 and set(raw) == {"schema", "suite", "run", "providers", "episodes"}
+    assert load_results(path) == first_run
+
+
+def test_recorded_pages_replay_to_the_same_result_with_no_server(tmp_path: Path) -> None:
+    recorded = run(tmp_path / "rec", record=True, tasks=("lantern-hours", "order-brass"))
+    pages = tmp_path / "rec" / "pages"
+    assert sorted(p.name for p in pages.iterdir()) == ["lantern-hours.har", "order-brass.har"]
+    har = json.loads((pages / "lantern-hours.har").read_text())
+    urls = {e["request"]["url"] for e in har["log"]["entries"]}
+    assert "http://mini.webrefs.test/storm.html" in urls
+    # Replaying starts no site server: the browser maps mini.webrefs.test nowhere, so any
+    # request the recording does not answer fails.
+    replayed = run(tmp_path / "rep", pages=pages, tasks=("lantern-hours", "order-brass"))
+    assert replayed.run.pages == "replay"
+    a, b = comparable(recorded), comparable(replayed)
+    assert a["episodes"] == b["episodes"]
+    assert [e.status for e in replayed.episodes] == ["success", "success"]
+
+
+def test_leaving_the_recording_makes_the_episode_invalid(tmp_path: Path) -> None:
+    run(tmp_path / "rec", record=True, tasks=("newsletter",))
+    pages = tmp_path / "rec" / "pages"
+    # The lantern task starts on another page: its "recording" is the newsletter's.
+    shutil.copy(pages / "newsletter.har", pages / "lantern-hours.har")
+    results = run(tmp_path / "rep", pages=pages, tasks=("lantern-hours", "wrong-answer"))
+    by_task = {e.task: e for e in results.episodes}
+    assert by_task["lantern-hours"].status == "invalid"
+    assert "left the recording: GET http://mini.webrefs.test/index.html" in (
+        by_task["lantern-hours"].reason)
+    assert by_task["wrong-answer"].status == "invalid"
+    assert "no recording of this task" in by_task["wrong-answer"].reason
+    summary = results.providers["reference"]
+    assert summary.invalid == 2 and summary.success_rate is None and summary.ci95 is None
+
+
+def test_shards_merge_to_the_whole_run(first_run: Results, tmp_path: Path) -> None:
+    parts = [run(tmp_path / f"s{i}", shard=(i, 2)) for i in (1, 2)]
+    assert sorted(len(p.episodes) for p in parts) == [2, 3]
+    assert {p.run.shard for p in parts} == {"1/2", "2/2"}
+    merged = merge_results(parts)
+    whole = comparable(first_run)
+    got = comparable(merged)
+    assert got["episodes"] == whole["episodes"]
+    assert got["providers"] == whole["providers"]
+
+
+def test_resume_runs_only_what_is_missing(tmp_path: Path) -> None:
+    run(tmp_path, tasks=("newsletter",))
+    seen: list[str] = []
+    options = RunOptions(suite=MINI, out=tmp_path, resume=True,
+                         tasks=("newsletter", "wrong-answer"))
+    results = asyncio.run(run_suite(options, progress=lambda e, d, t: seen.append(e.task)))
+    assert seen == ["wrong-answer"]
+    assert sorted(e.task for e in results.episodes) == ["newsletter", "wrong-answer"]
+
+
+def test_options_reach_the_tools(tmp_path: Path) -> None:
+    results = run(tmp_path, tasks=("newsletter",),
+                  episode=EpisodeOptions(after_action="snapshot", max_tokens=400, seed=3))
+    (episode,) = results.episodes
+    check = episode.trajectory[-1]
+    assert check.tool == "web_check" and "[ref=" in check.output  # the snapshot came along
+    assert results.run.options["after_action"] == "snapshot" and results.run.seed == 3
+
+
+def test_max_steps_bounds_the_episode(tmp_path: Path) -> None:
+    results = run(tmp_path, tasks=("lantern-hours",), episode=EpisodeOptions(max_steps=2))
+    (episode,) = results.episodes
+    assert episode.status == "failure"
+    assert episode.reason == "ran out of steps (max_steps=2)"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def test_a_remote_browser_over_cdp_runs_recorded_pages(tmp_path: Path) -> None:
+    from webrefs.session.launcher import chromium_args, find_chromium
+
+    run(tmp_path / "rec", record=True, tasks=("newsletter",))
+    port = _free_port()
+    proc = subprocess.Popen(
+        [find_chromium(), "--headless", f"--remote-debugging-port={port}",
+         f"--user-data-dir={tmp_path / 'profile'}", "--host-resolver-rules=MAP * ~NOTFOUND",
+         *chromium_args(), "about:blank"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/json/version", timeout=1):
+                    break
+            except OSError:
+                assert time.monotonic() < deadline, "the CDP endpoint never came up"
+                time.sleep(0.2)
+        results = run(tmp_path / "remote", pages=tmp_path / "rec" / "pages",
+                      tasks=("newsletter",), browser_endpoint=f"http://127.0.0.1:{port}")
+        assert [e.status for e in results.episodes] == ["success"]
+        assert proc.poll() is None, "the run killed the remote browser"
+        with pytest.raises(Exception, match="cannot reach this machine's site server"):
+            run(tmp_path / "live", tasks=("newsletter",),
+                browser_endpoint=f"http://127.0.0.1:{port}")
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
