@@ -23,9 +23,8 @@ from webrefs.errors import InvalidArgumentError
 
 from .tasks import Task
 
-__all__ = ["BUILTIN_PROVIDERS", "Provider", "resolve_provider"]
+__all__ = ["BUILTIN", "BUILTIN_PROVIDERS", "Provider", "resolve_provider"]
 
-BUILTIN_PROVIDERS = ("reference",)
 
 
 @dataclass(frozen=True)
@@ -84,11 +83,18 @@ def _chat_model(spec: str, settings: dict[str, Any]) -> Provider:
                     settings=kwargs)
 
 
+BUILTIN: dict[str, Callable[[], Provider]] = {
+    "reference": _reference,
+}
+"""The offline providers by name (model-free baselines)."""
+BUILTIN_PROVIDERS = tuple(BUILTIN)
+
+
 def resolve_provider(spec: str, *, temperature: float | None = None, seed: int | None = None,
                      max_tokens: int | None = None) -> Provider:
     """The provider named ``spec``; an unknown name is an error listing the known ones."""
-    if spec == "reference":
-        return _reference()
+    if spec in BUILTIN:
+        return BUILTIN[spec]()
     if ":" in spec and spec.split(":", 1)[1]:
         settings = {"temperature": temperature, "seed": seed, "max_tokens": max_tokens}
         return _chat_model(spec, settings)

@@ -29,7 +29,7 @@ from webrefs.errors import InvalidArgumentError, WebrefsError
 from .episode import EpisodeOptions, run_episode
 from .providers import Provider, resolve_provider
 from .results import Episode, Results, RunInfo, SuiteInfo, load_results, resummarize, summarize
-from .sites import host_resolver_rules, origin_host, serve_folder
+from .sites import host_resolver_rules, load_handler, origin_host, serve_folder
 from .tasks import LoadedSuite, Task, load_suite
 
 __all__ = ["RunOptions", "run_suite", "select_tasks"]
@@ -108,7 +108,11 @@ def _site(loaded: LoadedSuite, replaying: bool) -> Iterator[dict[str, int]]:
     if site is None or folder is None or replaying:
         yield {}
         return
-    with serve_folder(folder) as port:
+    try:
+        handler = load_handler(site.handler)
+    except ValueError as exc:
+        raise InvalidArgumentError(f"Suite {loaded.suite.name}: {exc}") from None
+    with serve_folder(folder, handler) as port:
         yield {origin_host(site.origin): port}
 
 

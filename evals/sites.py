@@ -4,11 +4,18 @@ A site's files are served by a small HTTP server on 127.0.0.1 at a free port; th
 maps the site's fixed host (``demo.webrefs.test``) to that port with Chromium's
 host-resolver rules, and resolves every other host name to nothing. Pages, and therefore
 snapshots and model prompts, are byte-identical from run to run whatever the port.
+
+A site with server-side behaviour names a :class:`SiteHandler` subclass (``Site.handler``,
+``module:Class``): it serves the folder's static files like the plain handler and adds its
+own routes (``do_POST``, sessions, validation). One server instance serves one run; a
+handler keeps state on its server (``self.server``), never in globals, so runs and tests do
+not share it.
 """
 
 from __future__ import annotations
 
 import contextlib
+import importlib
 import threading
 from collections.abc import Iterator, Mapping
 from functools import partial
@@ -17,10 +24,13 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-__all__ = ["host_resolver_rules", "origin_host", "serve_folder"]
+__all__ = ["SiteHandler", "host_resolver_rules", "load_handler", "origin_host", "serve_folder"]
 
 
-class _QuietHandler(SimpleHTTPRequestHandler):
+class SiteHandler(SimpleHTTPRequestHandler):
+    """Serves a site's static files, quietly and uncached; subclass it for server-side
+    behaviour."""
+
     def log_message(self, format: str, *args: Any) -> None:
         pass
 
@@ -29,10 +39,24 @@ class _QuietHandler(SimpleHTTPRequestHandler):
         super().end_headers()
 
 
+def load_handler(spec: str | None) -> type[SiteHandler]:
+    """The handler class named ``module:Class`` (the static handler for ``None``)."""
+    if spec is None:
+        return SiteHandler
+    module_name, _, name = spec.partition(":")
+    try:
+        found = getattr(importlib.import_module(module_name), name)
+    except (ImportError, AttributeError) as exc:
+        raise ValueError(f"site handler {spec!r} cannot be loaded: {exc}") from None
+    if not (isinstance(found, type) and issubclass(found, SiteHandler)):
+        raise ValueError(f"site handler {spec!r} is not a SiteHandler subclass")
+    return found
+
+
 @contextlib.contextmanager
-def serve_folder(folder: Path) -> Iterator[int]:
-    """Serve ``folder`` on 127.0.0.1 at a free port; yields the port."""
-    handler = partial(_QuietHandler, directory=str(folder))
+def serve_folder(folder: Path, handler_class: type[SiteHandler] = SiteHandler) -> Iterator[int]:
+    """Serve ``folder`` on 127.0.0.1 at a free port with ``handler_class``; yields the port."""
+    handler = partial(handler_class, directory=str(folder))
     httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     httpd.daemon_threads = True
     thread = threading.Thread(target=httpd.serve_forever, name="webrefs-site", daemon=True)

@@ -240,6 +240,10 @@ class Site(_Model):
     """Folder of the site's files, relative to the suite file."""
     origin: str = Field(pattern=r"^http://[a-z0-9-]+(\.[a-z0-9-]+)*\.test$")
     """The fixed origin the site is served under (a ``.test`` host, mapped to loopback)."""
+    handler: str | None = Field(None, pattern=r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*$")
+    """``module:Class`` of a request handler with server-side behaviour (forms, sessions,
+    validation): a subclass of :class:`~webrefs.evals.sites.SiteHandler`. Without one the
+    folder is served as static files."""
 
 
 class Suite(_Model):

@@ -33,3 +33,20 @@ def test_readme_example_runs(index: int, tmp_path: Path) -> None:
         assert line in proc.stdout
     if "tab.fill(" in BLOCKS[index]:
         assert "Filled" in proc.stdout and "navigated to" in proc.stdout
+
+
+def test_the_readme_suite_example_follows_the_task_format() -> None:
+    import json
+
+    from webrefs.evals.tasks import Suite
+
+    (block,) = re.findall(r"```json\n(.*?)```", README.read_text(), re.S)
+    suite = Suite.model_validate(json.loads(block))
+    assert suite.tasks[0].id == "order-brass"
+    # The example is the mini test suite's task, so the test suite runs it for real.
+    mini = json.loads((ROOT / "tests" / "data" / "suites" / "mini.json").read_text())
+    real = next(t for t in mini["tasks"] if t["id"] == "order-brass")
+    example = json.loads(block)["tasks"][0]
+    assert example["goal"] == real["goal"] and example["start_url"] == real["start_url"]
+    assert [s.get("tool") for s in example["reference"]] == [
+        s.get("tool") for s in real["reference"]]
