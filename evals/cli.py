@@ -2,6 +2,7 @@
 
     webrefs eval run [--suite demo] [--provider reference ...] [--out DIR] [--workers N]
                      [--shard i/N] [--pages DIR] [--resume] [--browser-endpoint URL]
+                     [--record | --replay DIR | --cassettes DIR]
     webrefs eval record --suite S --out DIR       record each task's pages (HAR)
     webrefs eval validate SUITE                   check a suite file, run every reference
     webrefs eval schema                           the JSON Schema of a suite file
@@ -77,7 +78,24 @@ def _parser() -> argparse.ArgumentParser:
     _add_run_options(run)
     run.add_argument("--pages", type=Path, default=None,
                      help="replay recorded pages from this folder (<task>.har)")
+    run.add_argument("--cassettes", type=Path, default=None,
+                     help="replay LLM providers' recorded calls from this folder")
+    run.add_argument("--replay", type=Path, default=None, metavar="DIR",
+                     help="replay a recorded run: --pages DIR/pages --cassettes DIR/cassettes")
+    run.add_argument("--record", action="store_true",
+                     help="record pages and LLM calls into --out (pages/, cassettes/)")
     run.add_argument("--resume", action="store_true", help="keep finished episodes in --out")
+    model = run.add_argument_group("LLM providers")
+    model.add_argument("--base-url", default=None,
+                       help="an OpenAI-compatible endpoint (with openai:MODEL)")
+    model.add_argument("--temperature", type=float, default=None)
+    model.add_argument("--model-seed", type=int, default=None, help="the provider's seed")
+    model.add_argument("--max-output-tokens", type=int, default=None)
+    model.add_argument("--text-actions", action=argparse.BooleanOptionalAction, default=None,
+                       help="JSON-in-markdown actions instead of tool calling (default: by "
+                            "the capability table)")
+    model.add_argument("--retries", type=int, default=3,
+                       help="retries of a failed model call before the episode is an error")
     rec = sub.add_parser("record", help="record each task's pages (HAR) with the reference")
     _add_run_options(rec, providers=False)
     val = sub.add_parser("validate", help="check a suite file and run every reference")
@@ -97,14 +115,30 @@ def _parser() -> argparse.ArgumentParser:
 
 def _options(args: argparse.Namespace, *, record: bool = False) -> RunOptions:
     episode = EpisodeOptions(max_tokens=args.max_tokens, after_action=args.after_action,
-                             max_steps=args.max_steps, seed=args.seed, timeout_s=args.timeout)
+                             max_steps=args.max_steps, seed=args.seed, timeout_s=args.timeout,
+                             retries=getattr(args, "retries", 3))
     providers = tuple(getattr(args, "providers", None) or ("reference",))
+    pages = getattr(args, "pages", None)
+    cassettes = getattr(args, "cassettes", None)
+    replay = getattr(args, "replay", None)
+    if replay is not None:
+        pages = pages or replay / "pages"
+        cassettes = cassettes or replay / "cassettes"
+    settings = {
+        "temperature": getattr(args, "temperature", None),
+        "seed": getattr(args, "model_seed", None),
+        "max_tokens": getattr(args, "max_output_tokens", None),
+        "base_url": getattr(args, "base_url", None),
+        "text_actions": getattr(args, "text_actions", None),
+    }
     return RunOptions(
         suite=args.suite, providers=providers, out=args.out, episode=episode,
         workers=args.workers, shard=args.shard,
         tasks=tuple(args.tasks) if args.tasks else None,
-        resume=getattr(args, "resume", False), pages=getattr(args, "pages", None),
-        record=record, browser_endpoint=args.browser_endpoint, headless=not args.headed,
+        resume=getattr(args, "resume", False), pages=pages, cassettes=cassettes,
+        record=record or getattr(args, "record", False),
+        browser_endpoint=args.browser_endpoint, headless=not args.headed,
+        provider_settings=settings,
     )
 
 

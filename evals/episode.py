@@ -31,7 +31,9 @@ from webrefs.prompts import eval_tool
 from webrefs.render.tokens import count_tokens
 
 from .checks import CheckResult, check_all
+from .providermodel import EpisodeModel, ProviderError
 from .providers import Provider
+from .recording import CassetteMode, ReplayMiss
 from .results import Episode, Status, ToolCall
 from .scripted import ScriptError
 from .tasks import LoadedSuite, Task
@@ -58,11 +60,15 @@ class EpisodeOptions:
     """Seeds ``Math.random`` on every page."""
     timeout_s: float = 300.0
     """Wall-clock bound of one episode."""
+    retries: int = 3
+    """Retries of a failed model call (rate limit, overload, timeout) before the episode is
+    an error."""
 
     def as_dict(self) -> dict[str, Any]:
         return {"max_tokens": self.max_tokens, "after_action": self.after_action,
                 "tools": list(self.include) if self.include is not None else "default",
-                "max_steps": self.max_steps, "seed": self.seed, "timeout_s": self.timeout_s}
+                "max_steps": self.max_steps, "seed": self.seed, "timeout_s": self.timeout_s,
+                "retries": self.retries}
 
 
 class _AnswerArgs(BaseModel):
@@ -166,9 +172,13 @@ async def run_episode(
     *,
     record_har: Path | None = None,
     replay_har: Path | None = None,
+    calls: Path | None = None,
+    calls_mode: CassetteMode | None = None,
 ) -> Episode:
     """Run ``task`` with ``provider`` in a fresh context of ``browser``; never raises for
-    what an episode can do wrong (it is in the returned :class:`Episode`)."""
+    what an episode can do wrong (it is in the returned :class:`Episode`).
+
+    ``calls`` is the task's cassette of model calls, recorded or replayed (``calls_mode``)."""
     from langchain.agents import create_agent
 
     started = time.monotonic()
@@ -179,6 +189,11 @@ async def run_episode(
             return base.model_copy(update={
                 "status": "invalid", "reason": f"no recording of this task ({replay_har.name})"})
         recorded = har_urls(replay_har)
+    if calls_mode == "replay" and (calls is None or not calls.is_file()):
+        return base.model_copy(update={
+            "status": "invalid", "reason": "no recorded model calls for this task"})
+    if calls_mode == "record" and calls is not None and calls.exists():
+        calls.unlink()  # a fresh recording, not one appended to an old run
     ctx = await browser.anew_context(
         record_har=str(record_har) if record_har else None,
         replay_har=str(replay_har) if replay_har else None,
@@ -196,8 +211,12 @@ async def run_episode(
         toolkit = WebToolkit(browser=ctx, max_tokens=options.max_tokens,
                              after_action=options.after_action, include=options.include)
         tools = [*toolkit.get_tools(), final_answer_tool()]
-        system = await toolkit.asystem_prompt()
-        model = provider.make_model(task)
+        system = await toolkit.asystem_prompt(tool_calling=not provider.text_actions)
+        model: Any = provider.make_model(task)
+        if not provider.baseline or provider.text_actions or calls_mode is not None:
+            model = EpisodeModel(inner=model, text_actions=provider.text_actions,
+                                 cassette_path=calls if calls_mode else None,
+                                 cassette_mode=calls_mode, retries=options.retries)
         agent: Any = create_agent(model, tools, system_prompt=system)
         max_steps = options.max_steps or task.max_steps
         status: Status = "failure"
@@ -217,6 +236,10 @@ async def run_episode(
             status, reason = "error", f"the episode took longer than {options.timeout_s:.0f} s"
         except ScriptError as err:
             reason = f"the reference could not go on: {err.message}"
+        except ReplayMiss as err:
+            status, reason = "invalid", err.message
+        except ProviderError as err:
+            status, reason = "error", err.message
         except WebrefsError as err:
             status, reason = "error", f"{type(err).__name__}: {err.message[:300]}"
         except Exception as exc:  # a provider's own errors: rate limits, network, parsing
@@ -225,7 +248,7 @@ async def run_episode(
                 reason = f"ran out of steps (max_steps={max_steps})"
             else:
                 status, reason = "error", f"{name}: {str(exc)[:300]}"
-        calls, answer, prompt_tokens, completion_tokens = _trajectory(messages)
+        steps, answer, prompt_tokens, completion_tokens = _trajectory(messages)
         tab = await _final_tab(ctx)
         checks: list[CheckResult] = []
         if status == "failure" and not reason:
@@ -240,17 +263,17 @@ async def run_episode(
             left = _left_recording(ctx.requests, recorded)
             if left is not None:
                 status, reason = "invalid", left
-        errors = Counter(c.error for c in calls if c.error)
+        errors = Counter(c.error for c in steps if c.error)
         return Episode(
             task=task.id, provider=provider.name, status=status,
-            reason=reason, steps=len(calls), answer=answer[:2000], checks=checks,
+            reason=reason, steps=len(steps), answer=answer[:2000], checks=checks,
             tool_errors=dict(sorted(errors.items())), prompt_tokens=prompt_tokens,
             completion_tokens=completion_tokens,
-            observation_tokens=sum(c.tokens for c in calls),
+            observation_tokens=sum(c.tokens for c in steps),
             system_prompt_tokens=count_tokens(system),
             wall_s=round(time.monotonic() - started, 2),
             final_url=tab.url if tab is not None else "",
-            trajectory=calls, tags=list(task.tags),
+            trajectory=steps, tags=list(task.tags),
         )
     finally:
         await ctx.aclose()

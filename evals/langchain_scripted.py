@@ -20,7 +20,7 @@ from webrefs.errors import missing_extra
 try:
     from langchain_core.callbacks import CallbackManagerForLLMRun
     from langchain_core.language_models import BaseChatModel
-    from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
+    from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
     from langchain_core.outputs import ChatGeneration, ChatResult
     from langchain_core.tools import BaseTool
 except ImportError as exc:  # pragma: no cover - exercised by a subprocess test
@@ -31,7 +31,7 @@ from pydantic import ConfigDict, Field, PrivateAttr
 from .scripted import ScriptedModel
 from .tasks import Task
 
-__all__ = ["ScriptedChatModel"]
+__all__ = ["ScriptedChatModel", "TextScriptedChatModel"]
 
 
 def _text(message: BaseMessage) -> str:
@@ -103,3 +103,40 @@ class ScriptedChatModel(BaseChatModel):
                              "type": "tool_call"}],
             )
         return ChatResult(generations=[ChatGeneration(message=message)])
+
+
+class TextScriptedChatModel(BaseChatModel):
+    """The reference solution written the way a model without tool calling writes it: each
+    turn is text with one fenced JSON action (the format in ``webrefs.prompts``), and tool
+    results arrive as user turns ("Result of web_snapshot: ..."). Used to prove the
+    JSON-in-markdown fallback offline."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    task: Task
+    _script: ScriptedModel = PrivateAttr()
+
+    def model_post_init(self, context: Any, /) -> None:
+        self._script = ScriptedModel(self.task)
+
+    @property
+    def _llm_type(self) -> str:
+        return "webrefs-scripted-text"
+
+    def _generate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        results: list[str] = []
+        for message in reversed(messages):
+            if isinstance(message, AIMessage):
+                break
+            if isinstance(message, HumanMessage) and _text(message).startswith("Result of "):
+                results.append(_text(message).split("\n", 1)[-1])
+        for text in reversed(results):
+            self._script.observe(text)
+        return ChatResult(generations=[ChatGeneration(message=AIMessage(
+            content=self._script.reply(None)))])

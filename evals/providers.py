@@ -1,14 +1,21 @@
 """Eval providers: what plays the agent's model in an episode.
 
+(The harness wraps each model in :class:`~webrefs.evals.providermodel.EpisodeModel` for
+recorded calls, retries and the text-action fallback.)
+
 A :class:`Provider` names a source of LangChain chat models and makes one per episode (a
 fresh model per task, so no state leaks between episodes). Built in:
 
 - ``reference``: a model-free baseline that plays each task's reference solution through
   the same tools and agent loop (:class:`~webrefs.evals.langchain_scripted.ScriptedChatModel`).
   It proves every task solvable; it is never an LLM.
+- ``reference-text``: the same baseline writing its actions as JSON in markdown, through the
+  fallback for models without tool calling (proves that path offline).
 - ``PROVIDER:MODEL`` (``openai:gpt-4.1-mini``, ``anthropic:...``, ``ollama:...``): any chat
-  model LangChain's ``init_chat_model`` can build; its SDK is an optional install, and a
-  missing one is an error naming the pip command.
+  model LangChain's ``init_chat_model`` can build, or any OpenAI-compatible endpoint
+  (``openai:MODEL`` with ``base_url``); its SDK is an optional install, and a missing one is
+  an error naming the pip command. Models in :data:`TEXT_ONLY` (or any, by option) use the
+  JSON-in-markdown fallback.
 
 Settings (temperature, seed, max output tokens) are recorded with the results.
 """
@@ -17,13 +24,19 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from fnmatch import fnmatch
 from typing import Any
 
 from webrefs.errors import InvalidArgumentError
 
 from .tasks import Task
 
-__all__ = ["BUILTIN", "BUILTIN_PROVIDERS", "Provider", "resolve_provider"]
+__all__ = ["BUILTIN", "BUILTIN_PROVIDERS", "TEXT_ONLY", "Provider", "resolve_provider"]
+
+TEXT_ONLY = ("ollama:gemma:*", "ollama:gemma2*", "ollama:llama2*", "ollama:phi3*",
+             "ollama:tinyllama*")
+"""Models known to lack native tool calling (glob patterns): they get the JSON-in-markdown
+fallback automatically."""
 
 
 
@@ -41,6 +54,8 @@ class Provider:
     """A fresh LangChain chat model for one task."""
     settings: dict[str, Any] = field(default_factory=dict)
     """Temperature, seed, max output tokens: recorded in the results."""
+    text_actions: bool = False
+    """The model writes actions as JSON in markdown (no native tool calling)."""
 
 
 def _reference() -> Provider:
@@ -54,7 +69,19 @@ def _reference() -> Provider:
     )
 
 
-def _chat_model(spec: str, settings: dict[str, Any]) -> Provider:
+def _reference_text() -> Provider:
+    from .langchain_scripted import TextScriptedChatModel
+
+    return Provider(
+        name="reference-text",
+        label="model-free baseline: the reference solutions, written as JSON actions in text",
+        baseline=True,
+        make_model=lambda task: TextScriptedChatModel(task=task),
+        text_actions=True,
+    )
+
+
+def _chat_model(spec: str, settings: dict[str, Any], text_actions: bool | None) -> Provider:
     try:
         from langchain.chat_models import init_chat_model
     except ImportError:
@@ -64,6 +91,7 @@ def _chat_model(spec: str, settings: dict[str, Any]) -> Provider:
                  "(e.g. 'langchain-openai').",
         ) from None
     kwargs = {k: v for k, v in settings.items() if v is not None}
+    kwargs.setdefault("max_retries", 0)  # the harness retries, with its own bound
 
     def make(_task: Task) -> Any:
         try:
@@ -74,30 +102,47 @@ def _chat_model(spec: str, settings: dict[str, Any]) -> Provider:
                 hint="Install the provider's LangChain package, e.g. "
                      "pip install langchain-openai.",
             ) from None
+        except Exception as exc:  # the SDK refuses its settings: a missing key, a bad URL
+            first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+            unknown = "infer model provider" in first or "Unsupported" in first
+            raise InvalidArgumentError(
+                f"Provider {spec!r} could not be created: {first[:300]}",
+                hint="Name a provider LangChain knows (openai:, anthropic:, google_genai:, "
+                     "ollama:, ...)." if unknown else
+                     "Set the provider's API key in its environment variable "
+                     "(e.g. OPENAI_API_KEY), or replay recorded calls.",
+            ) from None
 
     make(Task.model_validate({  # fail now, not in every episode, when the SDK is missing
         "id": "probe", "start_url": "about:blank", "goal": "probe",
         "success": [{"type": "answer", "contains": "x"}], "reference": [{"answer": "x"}],
     }))
+    text = any(fnmatch(spec, p) for p in TEXT_ONLY) if text_actions is None else text_actions
+    shown = {k: v for k, v in kwargs.items() if k not in ("api_key", "max_retries")}
     return Provider(name=spec, label=f"LLM: {spec}", baseline=False, make_model=make,
-                    settings=kwargs)
+                    settings={**shown, "text_actions": text}, text_actions=text)
 
 
 BUILTIN: dict[str, Callable[[], Provider]] = {
     "reference": _reference,
+    "reference-text": _reference_text,
 }
 """The offline providers by name (model-free baselines)."""
 BUILTIN_PROVIDERS = tuple(BUILTIN)
 
 
 def resolve_provider(spec: str, *, temperature: float | None = None, seed: int | None = None,
-                     max_tokens: int | None = None) -> Provider:
-    """The provider named ``spec``; an unknown name is an error listing the known ones."""
+                     max_tokens: int | None = None, base_url: str | None = None,
+                     text_actions: bool | None = None) -> Provider:
+    """The provider named ``spec``; an unknown name is an error listing the known ones.
+    ``text_actions`` forces (or forbids) the JSON-in-markdown fallback; ``None`` consults
+    :data:`TEXT_ONLY`."""
     if spec in BUILTIN:
         return BUILTIN[spec]()
     if ":" in spec and spec.split(":", 1)[1]:
-        settings = {"temperature": temperature, "seed": seed, "max_tokens": max_tokens}
-        return _chat_model(spec, settings)
+        settings = {"temperature": temperature, "seed": seed, "max_tokens": max_tokens,
+                    "base_url": base_url}
+        return _chat_model(spec, settings, text_actions)
     raise InvalidArgumentError(
         f"Unknown provider {spec!r}.",
         hint="Use one of: " + ", ".join(BUILTIN_PROVIDERS)

@@ -139,6 +139,8 @@ class RunInfo(_Model):
     seed: int = 0
     shard: str | None = None
     pages: Literal["live", "replay", "record"] = "live"
+    model_calls: Literal["live", "replay", "record"] = "live"
+    """Whether LLM providers' calls went to the network, were recorded, or were replayed."""
     interrupted: bool = False
 
 

@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import webrefs
 from webrefs import Browser
@@ -28,6 +29,7 @@ from webrefs.errors import InvalidArgumentError, WebrefsError
 
 from .episode import EpisodeOptions, run_episode
 from .providers import Provider, resolve_provider
+from .recording import CassetteMode, cassette_path, provider_slug
 from .results import Episode, Results, RunInfo, SuiteInfo, load_results, resummarize, summarize
 from .sites import host_resolver_rules, load_handler, origin_host, serve_folder
 from .tasks import LoadedSuite, Task, load_suite
@@ -56,10 +58,16 @@ class RunOptions:
     pages: Path | None = None
     """Replay each task's pages from ``pages/<task>.har`` (no site server, no network)."""
     record: bool = False
-    """Record each task's pages into ``out/pages/<task>.har``."""
+    """Record each task's pages into ``out/pages/<task>.har`` (``pages/<provider>/`` when an
+    LLM provider runs) and the model calls of LLM providers into ``out/cassettes/``."""
+    cassettes: Path | None = None
+    """Replay model calls from ``cassettes/<provider>/<task>.yaml`` (no network for models)."""
     browser_endpoint: str | None = None
     """Attach to a running Chromium over CDP instead of launching one."""
     headless: bool = True
+    provider_settings: dict[str, Any] = field(default_factory=dict)
+    """Settings for LLM providers: temperature, seed, max_tokens (output), base_url,
+    text_actions."""
 
 
 def select_tasks(tasks: tuple[Task, ...], *, only: tuple[str, ...] | None,
@@ -141,7 +149,9 @@ async def run_suite(options: RunOptions, *, progress: ProgressFn | None = None) 
     if options.record and options.pages is not None:
         raise InvalidArgumentError("Record or replay pages, not both.")
     loaded = load_suite(options.suite)
-    providers: list[Provider] = [resolve_provider(p) for p in dict.fromkeys(options.providers)]
+    providers: list[Provider] = [
+        resolve_provider(p, **options.provider_settings) for p in dict.fromkeys(options.providers)
+    ]
     tasks = select_tasks(loaded.suite.tasks, only=options.tasks, shard=options.shard)
     out = options.out
     out.mkdir(parents=True, exist_ok=True)
@@ -157,6 +167,27 @@ async def run_suite(options: RunOptions, *, progress: ProgressFn | None = None) 
     pages_out = out / "pages" if options.record else None
     if pages_out is not None:
         pages_out.mkdir(parents=True, exist_ok=True)
+    if options.record and options.cassettes is not None:
+        raise InvalidArgumentError("Record model calls or replay them, not both.")
+
+    def har_for(folder: Path, provider: Provider, task: Task, *, writing: bool) -> Path:
+        """Baselines share ``<task>.har``; an LLM provider's own recording is in its folder."""
+        own = folder / provider_slug(provider.name) / f"{task.id}.har"
+        if provider.baseline:
+            return folder / f"{task.id}.har"
+        if writing:
+            own.parent.mkdir(parents=True, exist_ok=True)
+            return own
+        return own if own.exists() else folder / f"{task.id}.har"
+
+    def calls_for(provider: Provider, task: Task) -> tuple[Path | None, CassetteMode | None]:
+        if provider.baseline:
+            return None, None
+        if options.record:
+            return cassette_path(out / "cassettes", provider.name, task.id), "record"
+        if options.cassettes is not None:
+            return cassette_path(options.cassettes, provider.name, task.id), "replay"
+        return None, None
 
     run = RunInfo(
         webrefs=webrefs.__version__, git_commit=_git_commit(),
@@ -166,6 +197,8 @@ async def run_suite(options: RunOptions, *, progress: ProgressFn | None = None) 
         seed=options.episode.seed,
         shard=f"{options.shard[0]}/{options.shard[1]}" if options.shard else None,
         pages="replay" if options.pages else ("record" if options.record else "live"),
+        model_calls=("record" if options.record else
+                     "replay" if options.cassettes is not None else "live"),
     )
     results = Results(
         suite=SuiteInfo(name=loaded.suite.name, path=loaded.path,
@@ -194,10 +227,14 @@ async def run_suite(options: RunOptions, *, progress: ProgressFn | None = None) 
             async with gate:
                 if browser.closed:
                     return
+                calls, calls_mode = calls_for(provider, task)
                 episode = await run_episode(
                     browser, loaded, task, provider, options.episode,
-                    record_har=(pages_out / f"{task.id}.har") if pages_out else None,
-                    replay_har=(options.pages / f"{task.id}.har") if options.pages else None,
+                    record_har=har_for(pages_out, provider, task, writing=True)
+                    if pages_out else None,
+                    replay_har=har_for(options.pages, provider, task, writing=False)
+                    if options.pages else None,
+                    calls=calls, calls_mode=calls_mode,
                 )
             async with lock:
                 results.episodes.append(episode)

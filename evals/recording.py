@@ -1,0 +1,128 @@
+"""Recorded model calls (vcrpy cassettes): record a provider's HTTP traffic once, replay it
+offline to the same score.
+
+One cassette per task and provider (``cassettes/<provider>/<task>.yaml``, beside the run's
+recorded pages). Requests match on method, path and body, so a replay is exact: the prompt
+must be byte-identical, which fixed origins and seeded pages make it. A request with no
+recording raises :class:`ReplayMiss`, which says which request differed and how; the episode
+is then *invalid*, not a model failure.
+
+Credentials never reach a cassette: ``Authorization``, ``x-api-key``, ``api-key``, cookies
+and key-like query parameters are scrubbed when a request is recorded, and ``Set-Cookie``
+when a response is.
+
+Model calls of a process are serialized while a cassette is in use (vcrpy patches the HTTP
+clients process-wide); browser work of parallel episodes still overlaps.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, Literal
+
+from webrefs.errors import WebrefsError, missing_extra
+
+__all__ = [
+    "SECRET_HEADERS",
+    "CassetteMode",
+    "ReplayMiss",
+    "cassette",
+    "cassette_path",
+    "model_io_lock",
+    "provider_slug",
+    "scrub_request",
+]
+
+CassetteMode = Literal["record", "replay"]
+
+SECRET_HEADERS = ("authorization", "x-api-key", "api-key", "cookie", "proxy-authorization",
+                  "x-goog-api-key", "openai-organization", "openai-project")
+_SECRET_QUERY = re.compile(r"(?i)^(key|api[-_]?key|access[-_]?token|token|auth|sig|signature)$")
+_SLUG = re.compile(r"[^A-Za-z0-9._-]+")
+
+_LOCK: asyncio.Lock | None = None
+
+
+class ReplayMiss(WebrefsError):
+    """A model request has no recording in the cassette: the replay cannot go on."""
+
+    code = "replay_miss"
+
+
+def provider_slug(name: str) -> str:
+    """A folder name for a provider (``openai:gpt-4.1-mini`` -> ``openai_gpt-4.1-mini``)."""
+    return _SLUG.sub("_", name).strip("_") or "provider"
+
+
+def cassette_path(folder: Path, provider: str, task: str) -> Path:
+    return folder / provider_slug(provider) / f"{task}.yaml"
+
+
+def model_io_lock() -> asyncio.Lock:
+    """The lock that serializes model calls while cassettes patch the HTTP clients."""
+    global _LOCK
+    if _LOCK is None:
+        _LOCK = asyncio.Lock()
+    return _LOCK
+
+
+def scrub_request(request: Any) -> Any:
+    """Drop credentials from a request before it is written to a cassette."""
+    for name in list(request.headers):
+        if name.lower() in SECRET_HEADERS:
+            del request.headers[name]
+    if "?" in request.uri:
+        from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+        parts = urlsplit(request.uri)
+        kept = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True)
+                if not _SECRET_QUERY.match(k)]
+        request.uri = urlunsplit(parts._replace(query=urlencode(kept)))
+    return request
+
+
+def _scrub_response(response: dict[str, Any]) -> dict[str, Any]:
+    headers = response.get("headers", {})
+    for name in list(headers):
+        if name.lower() in ("set-cookie", "openai-organization", "openai-project"):
+            del headers[name]
+    return response
+
+
+def _vcr() -> Any:
+    try:
+        import vcr
+    except ImportError as exc:
+        raise missing_extra("webrefs.evals.recording", "evals") from exc
+    return vcr
+
+
+@contextlib.contextmanager
+def cassette(path: Path, mode: CassetteMode) -> Iterator[None]:
+    """Record into, or replay from, the cassette at ``path`` for the calls made inside."""
+    vcr = _vcr()
+    from vcr.errors import CannotOverwriteExistingCassetteException
+
+    recorder = vcr.VCR(
+        record_mode="new_episodes" if mode == "record" else "none",
+        match_on=["method", "path", "body"],
+        before_record_request=scrub_request,
+        before_record_response=_scrub_response,
+        decode_compressed_response=True,
+        filter_headers=list(SECRET_HEADERS),
+    )
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        with recorder.use_cassette(str(path)):
+            yield
+    except CannotOverwriteExistingCassetteException as exc:
+        detail = " ".join(str(exc).split())
+        raise ReplayMiss(
+            f"A model request has no recording in {path.name}: {detail[:600]}",
+            hint="The prompt changed since the recording (another webrefs version, options, "
+                 "or pages); record this provider again.",
+        ) from None
