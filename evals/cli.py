@@ -29,6 +29,7 @@ from typing import Any
 from webrefs.errors import InvalidArgumentError, WebrefsError
 
 from .episode import EpisodeOptions
+from .prices import load_prices
 from .results import Episode, Results, load_results, merge_results
 from .runner import RunOptions, run_suite
 from .tasks import builtin_suites, load_suite, suite_schema
@@ -94,6 +95,8 @@ def _parser() -> argparse.ArgumentParser:
     model.add_argument("--text-actions", action=argparse.BooleanOptionalAction, default=None,
                        help="JSON-in-markdown actions instead of tool calling (default: by "
                             "the capability table)")
+    model.add_argument("--prices", type=Path, default=None,
+                       help="a TOML price table (dollars per million tokens) for costs")
     model.add_argument("--retries", type=int, default=3,
                        help="retries of a failed model call before the episode is an error")
     rec = sub.add_parser("record", help="record each task's pages (HAR) with the reference")
@@ -139,6 +142,7 @@ def _options(args: argparse.Namespace, *, record: bool = False) -> RunOptions:
         record=record or getattr(args, "record", False),
         browser_endpoint=args.browser_endpoint, headless=not args.headed,
         provider_settings=settings,
+        prices=load_prices(args.prices) if getattr(args, "prices", None) else {},
     )
 
 

@@ -31,11 +31,11 @@ from webrefs.prompts import eval_tool
 from webrefs.render.tokens import count_tokens
 
 from .checks import CheckResult, check_all
-from .providermodel import EpisodeModel, ProviderError
+from .loop import LoopResult, classify_error
+from .providermodel import EpisodeModel
 from .providers import Provider
-from .recording import CassetteMode, ReplayMiss
+from .recording import CassetteMode
 from .results import Episode, Status, ToolCall
-from .scripted import ScriptError
 from .tasks import LoadedSuite, Task
 
 __all__ = ["EpisodeOptions", "final_answer_tool", "har_urls", "run_episode"]
@@ -156,6 +156,42 @@ def _left_recording(requests: list[RequestRecord], recorded: set[tuple[str, str]
     return None
 
 
+async def _langchain_loop(ctx: Browser, task: Task, provider: Provider, options: EpisodeOptions,
+                          calls: Path | None, calls_mode: CassetteMode | None) -> LoopResult:
+    """The LangChain adapter in ``create_agent``'s tool-calling loop."""
+    from langchain.agents import create_agent
+
+    toolkit = WebToolkit(browser=ctx, max_tokens=options.max_tokens,
+                         after_action=options.after_action, include=options.include)
+    tools = [*toolkit.get_tools(), final_answer_tool()]
+    system = await toolkit.asystem_prompt(tool_calling=not provider.text_actions)
+    model: Any = provider.make_model(task)
+    if not provider.baseline or provider.text_actions or calls_mode is not None:
+        model = EpisodeModel(inner=model, text_actions=provider.text_actions,
+                             cassette_path=calls if calls_mode else None,
+                             cassette_mode=calls_mode, retries=options.retries)
+    agent: Any = create_agent(model, tools, system_prompt=system)
+    max_steps = options.max_steps or task.max_steps
+    status: Status = "failure"
+    reason = ""
+    messages: list[Any] = []
+
+    async def drive() -> None:  # stream, so the steps before a failure are kept
+        async for state in agent.astream({"messages": [("user", task.goal)]},
+                                         config={"recursion_limit": 2 * max_steps + 2},
+                                         stream_mode="values"):
+            messages[:] = list(state.get("messages", []))
+
+    try:
+        await asyncio.wait_for(drive(), timeout=options.timeout_s)
+    except Exception as exc:
+        status, reason = classify_error(exc, options, max_steps)
+    steps, answer, prompt_tokens, completion_tokens = _trajectory(messages)
+    return LoopResult(status=status, reason=reason, steps=steps, answer=answer,
+                      prompt_tokens=prompt_tokens, completion_tokens=completion_tokens,
+                      system=system)
+
+
 async def _final_tab(ctx: Browser) -> Tab | None:
     try:
         return ctx.active_tab
@@ -179,8 +215,6 @@ async def run_episode(
     what an episode can do wrong (it is in the returned :class:`Episode`).
 
     ``calls`` is the task's cassette of model calls, recorded or replayed (``calls_mode``)."""
-    from langchain.agents import create_agent
-
     started = time.monotonic()
     base = Episode(task=task.id, provider=provider.name, status="error", tags=list(task.tags))
     recorded: set[tuple[str, str]] | None = None
@@ -208,47 +242,13 @@ async def run_episode(
                 reason = _left_recording(ctx.requests, recorded) or reason
             return base.model_copy(update={"status": "invalid", "reason": reason,
                                            "wall_s": round(time.monotonic() - started, 2)})
-        toolkit = WebToolkit(browser=ctx, max_tokens=options.max_tokens,
-                             after_action=options.after_action, include=options.include)
-        tools = [*toolkit.get_tools(), final_answer_tool()]
-        system = await toolkit.asystem_prompt(tool_calling=not provider.text_actions)
-        model: Any = provider.make_model(task)
-        if not provider.baseline or provider.text_actions or calls_mode is not None:
-            model = EpisodeModel(inner=model, text_actions=provider.text_actions,
-                                 cassette_path=calls if calls_mode else None,
-                                 cassette_mode=calls_mode, retries=options.retries)
-        agent: Any = create_agent(model, tools, system_prompt=system)
-        max_steps = options.max_steps or task.max_steps
-        status: Status = "failure"
-        reason = ""
-        messages: list[Any] = []
+        if provider.kind == "llamaindex":
+            from .llamaindex_loop import llamaindex_loop
 
-
-        async def drive() -> None:  # stream, so the steps before a failure are kept
-            async for state in agent.astream({"messages": [("user", task.goal)]},
-                                             config={"recursion_limit": 2 * max_steps + 2},
-                                             stream_mode="values"):
-                messages[:] = list(state.get("messages", []))
-
-        try:
-            await asyncio.wait_for(drive(), timeout=options.timeout_s)
-        except TimeoutError:
-            status, reason = "error", f"the episode took longer than {options.timeout_s:.0f} s"
-        except ScriptError as err:
-            reason = f"the reference could not go on: {err.message}"
-        except ReplayMiss as err:
-            status, reason = "invalid", err.message
-        except ProviderError as err:
-            status, reason = "error", err.message
-        except WebrefsError as err:
-            status, reason = "error", f"{type(err).__name__}: {err.message[:300]}"
-        except Exception as exc:  # a provider's own errors: rate limits, network, parsing
-            name = type(exc).__name__
-            if name == "GraphRecursionError":
-                reason = f"ran out of steps (max_steps={max_steps})"
-            else:
-                status, reason = "error", f"{name}: {str(exc)[:300]}"
-        steps, answer, prompt_tokens, completion_tokens = _trajectory(messages)
+            loop = await llamaindex_loop(ctx, task, provider, options, calls, calls_mode)
+        else:
+            loop = await _langchain_loop(ctx, task, provider, options, calls, calls_mode)
+        status, reason, steps, answer = loop.status, loop.reason, loop.steps, loop.answer
         tab = await _final_tab(ctx)
         checks: list[CheckResult] = []
         if status == "failure" and not reason:
@@ -267,10 +267,10 @@ async def run_episode(
         return Episode(
             task=task.id, provider=provider.name, status=status,
             reason=reason, steps=len(steps), answer=answer[:2000], checks=checks,
-            tool_errors=dict(sorted(errors.items())), prompt_tokens=prompt_tokens,
-            completion_tokens=completion_tokens,
+            tool_errors=dict(sorted(errors.items())), prompt_tokens=loop.prompt_tokens,
+            completion_tokens=loop.completion_tokens,
             observation_tokens=sum(c.tokens for c in steps),
-            system_prompt_tokens=count_tokens(system),
+            system_prompt_tokens=count_tokens(loop.system),
             wall_s=round(time.monotonic() - started, 2),
             final_url=tab.url if tab is not None else "",
             trajectory=steps, tags=list(task.tags),

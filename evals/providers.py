@@ -11,6 +11,9 @@ fresh model per task, so no state leaks between episodes). Built in:
   It proves every task solvable; it is never an LLM.
 - ``reference-text``: the same baseline writing its actions as JSON in markdown, through the
   fallback for models without tool calling (proves that path offline).
+- ``llamaindex:openai-like:MODEL`` / ``llamaindex:openai:MODEL``: a LlamaIndex LLM, run
+  through the LlamaIndex adapter in a ``FunctionAgent`` (any other LlamaIndex LLM object:
+  build a :class:`Provider` with ``kind="llamaindex"`` in Python);
 - ``PROVIDER:MODEL`` (``openai:gpt-4.1-mini``, ``anthropic:...``, ``ollama:...``): any chat
   model LangChain's ``init_chat_model`` can build, or any OpenAI-compatible endpoint
   (``openai:MODEL`` with ``base_url``); its SDK is an optional install, and a missing one is
@@ -25,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fnmatch import fnmatch
-from typing import Any
+from typing import Any, Literal
 
 from webrefs.errors import InvalidArgumentError
 
@@ -56,6 +59,9 @@ class Provider:
     """Temperature, seed, max output tokens: recorded in the results."""
     text_actions: bool = False
     """The model writes actions as JSON in markdown (no native tool calling)."""
+    kind: Literal["langchain", "llamaindex"] = "langchain"
+    """Which adapter and agent loop run it: a LangChain chat model in ``create_agent``, or a
+    LlamaIndex function-calling LLM in a ``FunctionAgent``."""
 
 
 def _reference() -> Provider:
@@ -78,6 +84,17 @@ def _reference_text() -> Provider:
         baseline=True,
         make_model=lambda task: TextScriptedChatModel(task=task),
         text_actions=True,
+    )
+
+
+def _heuristic() -> Provider:
+    from .heuristic import HeuristicChatModel
+
+    return Provider(
+        name="heuristic",
+        label="model-free baseline: matches goal words to roles and names (no per-task code)",
+        baseline=True,
+        make_model=lambda task: HeuristicChatModel(),
     )
 
 
@@ -123,9 +140,51 @@ def _chat_model(spec: str, settings: dict[str, Any], text_actions: bool | None) 
                     settings={**shown, "text_actions": text}, text_actions=text)
 
 
+def _llamaindex(spec: str, settings: dict[str, Any]) -> Provider:
+    _, flavour, model = spec.split(":", 2)
+    import os
+
+    kwargs: dict[str, Any] = {"model": model}
+    if settings.get("temperature") is not None:
+        kwargs["temperature"] = settings["temperature"]
+    if settings.get("max_tokens") is not None:
+        kwargs["max_tokens"] = settings["max_tokens"]
+    try:
+        if flavour == "openai-like":
+            from llama_index.llms.openai_like import (  # type: ignore[import-untyped]
+                OpenAILike as llm_class,
+            )
+
+            kwargs.update(api_base=settings.get("base_url"), is_chat_model=True,
+                          is_function_calling_model=True,
+                          api_key=os.environ.get("OPENAI_API_KEY", ""))
+        elif flavour == "openai":
+            from llama_index.llms.openai import (
+                OpenAI as llm_class,
+            )
+
+            if settings.get("base_url"):
+                kwargs["api_base"] = settings["base_url"]
+        else:
+            raise InvalidArgumentError(
+                f"Unknown LlamaIndex provider {flavour!r} in {spec!r}.",
+                hint="Use llamaindex:openai-like:MODEL or llamaindex:openai:MODEL, or pass a "
+                     "Provider(kind='llamaindex') from Python.")
+    except ImportError:
+        package = ("llama-index-llms-openai-like" if flavour == "openai-like"
+                   else "llama-index-llms-openai")
+        raise InvalidArgumentError(f"Provider {spec!r} needs {package}.",
+                                   hint=f"pip install {package}") from None
+    shown = {k: v for k, v in kwargs.items() if k != "api_key"}
+    return Provider(name=spec, label=f"LLM (LlamaIndex): {flavour}:{model}", baseline=False,
+                    make_model=lambda _task: llm_class(**kwargs), settings=shown,
+                    kind="llamaindex")
+
+
 BUILTIN: dict[str, Callable[[], Provider]] = {
     "reference": _reference,
     "reference-text": _reference_text,
+    "heuristic": _heuristic,
 }
 """The offline providers by name (model-free baselines)."""
 BUILTIN_PROVIDERS = tuple(BUILTIN)
@@ -139,6 +198,9 @@ def resolve_provider(spec: str, *, temperature: float | None = None, seed: int |
     :data:`TEXT_ONLY`."""
     if spec in BUILTIN:
         return BUILTIN[spec]()
+    if spec.startswith("llamaindex:") and spec.count(":") >= 2:
+        return _llamaindex(spec, {"temperature": temperature, "max_tokens": max_tokens,
+                                  "base_url": base_url})
     if ":" in spec and spec.split(":", 1)[1]:
         settings = {"temperature": temperature, "seed": seed, "max_tokens": max_tokens,
                     "base_url": base_url}

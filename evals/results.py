@@ -9,7 +9,7 @@
   "providers": {NAME: {"label", "baseline", "settings", "tasks", "succeeded", "failed",
                        "invalid", "errors", "success_rate", "ci95": [lo, hi],
                        "tokens_per_success", "observation_tokens_per_success",
-                       "median_steps", "tool_errors": {kind: n}}},
+                       "cost_per_success", "median_steps", "tool_errors": {kind: n}}},
   "episodes": [Episode, ...]
 }
 ```
@@ -88,6 +88,8 @@ class Episode(_Model):
     tool_errors: dict[str, int] = Field(default_factory=dict)
     prompt_tokens: int | None = None
     completion_tokens: int | None = None
+    cost_usd: float | None = None
+    """From the user's price table and the provider's reported usage; never guessed."""
     observation_tokens: int = 0
     """Tokens of everything the tools returned (snapshots, diffs, text, errors)."""
     system_prompt_tokens: int = 0
@@ -116,6 +118,8 @@ class ProviderSummary(_Model):
     ci95: tuple[float, float] | None = None
     tokens_per_success: float | None = None
     observation_tokens_per_success: float | None = None
+    cost_per_success: float | None = None
+    """US dollars per successful task (blank unless every success has a cost)."""
     median_steps: float | None = None
     tool_errors: dict[str, int] = Field(default_factory=dict)
 
@@ -202,6 +206,8 @@ def summarize(episodes: Iterable[Episode], *, label: str = "", baseline: bool = 
                             if wins and len(tokens) == len(wins) else None),
         observation_tokens_per_success=(
             round(sum(e.observation_tokens for e in wins) / len(wins), 1) if wins else None),
+        cost_per_success=(round(sum(e.cost_usd or 0 for e in wins) / len(wins), 6)
+                          if wins and all(e.cost_usd is not None for e in wins) else None),
         median_steps=statistics.median(e.steps for e in eps) if eps else None,
         tool_errors=dict(sorted(tool_errors.items())),
     )

@@ -28,6 +28,7 @@ from webrefs import Browser
 from webrefs.errors import InvalidArgumentError, WebrefsError
 
 from .episode import EpisodeOptions, run_episode
+from .prices import Price, episode_cost
 from .providers import Provider, resolve_provider
 from .recording import CassetteMode, cassette_path, provider_slug
 from .results import Episode, Results, RunInfo, SuiteInfo, load_results, resummarize, summarize
@@ -43,7 +44,8 @@ class RunOptions:
 
     suite: str = "demo"
     """A builtin suite name or a suite file."""
-    providers: tuple[str, ...] = ("reference",)
+    providers: tuple[str | Provider, ...] = ("reference",)
+    """Provider names (``reference``, ``openai:MODEL``, ...) or :class:`Provider` objects."""
     out: Path = Path("eval-results")
     """Folder for results.json, the reports, and recorded pages."""
     episode: EpisodeOptions = field(default_factory=EpisodeOptions)
@@ -65,6 +67,8 @@ class RunOptions:
     browser_endpoint: str | None = None
     """Attach to a running Chromium over CDP instead of launching one."""
     headless: bool = True
+    prices: dict[str, Price] = field(default_factory=dict)
+    """Price per provider name, for costs (see :mod:`.prices`)."""
     provider_settings: dict[str, Any] = field(default_factory=dict)
     """Settings for LLM providers: temperature, seed, max_tokens (output), base_url,
     text_actions."""
@@ -150,7 +154,8 @@ async def run_suite(options: RunOptions, *, progress: ProgressFn | None = None) 
         raise InvalidArgumentError("Record or replay pages, not both.")
     loaded = load_suite(options.suite)
     providers: list[Provider] = [
-        resolve_provider(p, **options.provider_settings) for p in dict.fromkeys(options.providers)
+        p if isinstance(p, Provider) else resolve_provider(p, **options.provider_settings)
+        for p in dict.fromkeys(options.providers)
     ]
     tasks = select_tasks(loaded.suite.tasks, only=options.tasks, shard=options.shard)
     out = options.out
@@ -236,6 +241,10 @@ async def run_suite(options: RunOptions, *, progress: ProgressFn | None = None) 
                     if options.pages else None,
                     calls=calls, calls_mode=calls_mode,
                 )
+                cost = episode_cost(options.prices.get(provider.name), episode.prompt_tokens,
+                                    episode.completion_tokens)
+                if cost is not None:
+                    episode = episode.model_copy(update={"cost_usd": cost})
             async with lock:
                 results.episodes.append(episode)
                 save()

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from webrefs.errors import InvalidArgumentError
 from webrefs.evals.episode import EpisodeOptions
+from webrefs.evals.prices import Price, episode_cost, load_prices
 from webrefs.evals.providermodel import as_text_conversation, is_transient, parse_text_reply
 from webrefs.evals.providers import resolve_provider
 from webrefs.evals.recording import provider_slug, scrub_request
@@ -56,7 +57,8 @@ def test_chatopenai_recorded_then_replayed_with_the_server_stopped(
     with ScriptedOpenAIServer(tasks) as server:
         settings = {"base_url": server.base_url, "temperature": 0.0}
         recorded = run(tmp_path / "rec", providers=("openai:scripted-model",), record=True,
-                       provider_settings=settings)
+                       provider_settings=settings,
+                       prices={"openai:scripted-model": Price(input=1.0, output=4.0)})
         asked = len(server.requests)
         auth = [h.get("Authorization", h.get("authorization", "")) for h in server.headers]
     assert all(SECRET in a for a in auth), "the client did not send the key (the test is void)"
@@ -64,6 +66,9 @@ def test_chatopenai_recorded_then_replayed_with_the_server_stopped(
     episode = recorded.episodes[0]
     assert episode.prompt_tokens and episode.completion_tokens  # the provider's own usage
     assert recorded.providers["openai:scripted-model"].tokens_per_success
+    assert episode.cost_usd == round((episode.prompt_tokens * 1.0
+                                      + episode.completion_tokens * 4.0) / 1e6, 6)
+    assert recorded.providers["openai:scripted-model"].cost_per_success
     assert recorded.run.model_calls == "record"
     assert asked == sum(e.steps + 1 for e in recorded.episodes)  # one call per step + answer
     folder = tmp_path / "rec" / "cassettes" / provider_slug("openai:scripted-model")
@@ -78,7 +83,8 @@ def test_chatopenai_recorded_then_replayed_with_the_server_stopped(
     # The server is stopped: only the cassettes can answer.
     replayed = run(tmp_path / "rep", providers=("openai:scripted-model",),
                    pages=tmp_path / "rec" / "pages", cassettes=tmp_path / "rec" / "cassettes",
-                   provider_settings=settings)
+                   provider_settings=settings,
+                   prices={"openai:scripted-model": Price(input=1.0, output=4.0)})
     assert replayed.run.model_calls == "replay" and replayed.run.pages == "replay"
     same(recorded, replayed)
 
@@ -210,3 +216,40 @@ def test_no_cassette_in_the_repository_holds_a_credential() -> None:
              and "node_modules" not in p.parts and "cassettes" in p.parts]
     leaks = [str(p) for p in found if KEYLIKE.search(p.read_text(errors="replace"))]
     assert not leaks, f"credentials in cassettes: {leaks}"
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+def test_llamaindex_openai_like_recorded_then_replayed(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    import llama_index.llms.openai_like  # noqa: F401  (a test dependency)
+
+    monkeypatch.setenv("OPENAI_API_KEY", SECRET)
+    provider = "llamaindex:openai-like:scripted-model"
+    with ScriptedOpenAIServer(load_suite(MINI).suite.tasks) as server:
+        settings = {"base_url": server.base_url}
+        recorded = run(tmp_path / "rec", providers=(provider,), record=True,
+                       provider_settings=settings)
+        asked = len(server.requests)
+    assert asked > 0 and all("tools" in r for r in server.requests)  # native tool calls
+    assert [e.status for e in recorded.episodes] == ["success", "success"]
+    assert recorded.episodes[0].prompt_tokens  # usage read from the raw responses
+    assert [c.tool for c in recorded.episodes[0].trajectory][:2] == ["web_snapshot", "web_fill"]
+    for c in (tmp_path / "rec" / "cassettes").rglob("*.yaml"):
+        assert SECRET not in c.read_text()
+    replayed = run(tmp_path / "rep", providers=(provider,), provider_settings=settings,
+                   pages=tmp_path / "rec" / "pages", cassettes=tmp_path / "rec" / "cassettes")
+    same(recorded, replayed)
+
+
+def test_prices_are_the_users_and_never_guessed(tmp_path: Path) -> None:
+    table = tmp_path / "prices.toml"
+    table.write_text('["openai:m"]\ninput = 0.5\noutput = 2\n')
+    prices = load_prices(table)
+    assert prices == {"openai:m": Price(input=0.5, output=2.0)}
+    assert episode_cost(prices["openai:m"], 1_000_000, 500_000) == 1.5
+    assert episode_cost(None, 10, 10) is None  # no price: blank
+    assert episode_cost(prices["openai:m"], None, None) is None  # no usage: blank
+    table.write_text('["openai:m"]\ninput = "cheap"\n')
+    with pytest.raises(InvalidArgumentError, match="needs numbers"):
+        load_prices(table)
