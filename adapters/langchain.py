@@ -68,19 +68,27 @@ class WebTool(BaseTool):
             handle_validation_error=partial(format_validation_error, spec.name),
         )
 
-    def _run(self, **kwargs: Any) -> tuple[Any, Any]:
+    def _run(self, *args: Any, **kwargs: Any) -> tuple[Any, Any]:
         try:
-            out = self.webtools.call(self.name, kwargs)
+            out = self.webtools.call(self.name, _arguments(args, kwargs))
         except WebrefsError as err:
             raise ToolException(format_error(self.name, err)) from err
         return _content(out), out.artifact
 
-    async def _arun(self, **kwargs: Any) -> tuple[Any, Any]:
+    async def _arun(self, *args: Any, **kwargs: Any) -> tuple[Any, Any]:
         try:
-            out = await self.webtools.acall(self.name, kwargs)
+            out = await self.webtools.acall(self.name, _arguments(args, kwargs))
         except WebrefsError as err:
             raise ToolException(format_error(self.name, err)) from err
         return _content(out), out.artifact
+
+
+def _arguments(args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    """What the registry gets: the named arguments, or the one value given positionally
+    (``tool.invoke("e5")``), which the registry matches to the tool's required argument."""
+    if not args:
+        return kwargs
+    return args[0] if len(args) == 1 and not kwargs else args
 
 
 class WebToolkit(BaseToolkit):

@@ -57,16 +57,24 @@ class WebFunctionTool(FunctionTool):
         return self._output(await self.async_fn(*args, **kwargs), kwargs)
 
 
+def _arguments(args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    """The named arguments, or the one value given positionally (``tool.call("e5")``), which
+    the registry matches to the tool's required argument."""
+    if not args:
+        return kwargs
+    return args[0] if len(args) == 1 and not kwargs else args
+
+
 def _make_tool(
     spec: ToolSpec, webtools: WebTools, metadata: ToolMetadata | None = None
 ) -> WebFunctionTool:
     name = spec.name
 
-    def run(**kwargs: Any) -> WebOutput:
-        return webtools.run(name, kwargs)
+    def run(*args: Any, **kwargs: Any) -> WebOutput:
+        return webtools.run(name, _arguments(args, kwargs))
 
-    async def arun(**kwargs: Any) -> WebOutput:
-        return await webtools.arun(name, kwargs)
+    async def arun(*args: Any, **kwargs: Any) -> WebOutput:
+        return await webtools.arun(name, _arguments(args, kwargs))
 
     run.__name__ = arun.__name__ = name
     run.__doc__ = arun.__doc__ = spec.description

@@ -19,6 +19,7 @@ it, and an optional ``hint`` with the next step.
     ├── TargetError                   the ``target`` argument of an action
     │   ├── InvalidTargetError        malformed (empty, too long, wrong type)
     │   ├── UnknownRefError           a ref this tab never issued
+    │   ├── WrongTabError             a ref (or description) read on another tab
     │   ├── StaleRefError             a ref whose element is gone (re-snapshot)
     │   ├── AmbiguousTargetError      a description matched several elements
     │   └── NoMatchError              a description matched nothing
@@ -33,6 +34,12 @@ it, and an optional ``hint`` with the next step.
 
 Playwright's own exceptions are translated in one place, :func:`translate_playwright_error`,
 so nothing outside this package ever sees them.
+
+What a model reads (:meth:`WebrefsError.for_model`) and what the host program reads
+(``str(err)``) differ in one way: a ``host_hint`` (what the program running the agent should
+do, which may name Python APIs) is shown to the host only. Messages are bounded: every
+message and hint is cut to a few hundred characters, values echoed in them are elided with
+:func:`elide`.
 """
 
 from __future__ import annotations
@@ -65,30 +72,71 @@ __all__ = [
     "UnknownRefError",
     "VerificationError",
     "WebrefsError",
+    "WrongTabError",
+    "cap",
+    "elide",
     "missing_extra",
     "translate_playwright_error",
 ]
 
 
+MAX_MESSAGE_CHARS = 1000
+"""Longest message an error keeps; longer ones are elided in the middle."""
+MAX_HINT_CHARS = 400
+"""Longest hint an error keeps."""
+
+
+def elide(value: object, limit: int = 80) -> str:
+    """``repr``-like text of ``value`` (a string is quoted) of at most about ``limit``
+    characters: a long value keeps its start and end and says how much was left out."""
+    if isinstance(value, str):
+        if len(value) <= limit:
+            return repr(value)
+        keep = max(limit // 2 - 10, 4)
+        return (f"{value[:keep]!r}…[{len(value) - 2 * keep} characters left out]…"
+                f"{value[-keep:]!r}")
+    try:
+        text = repr(value)
+    except Exception:  # a hostile __repr__ must not break an error message
+        text = f"<{type(value).__name__}>"
+    return cap(text, limit)
+
+
+def cap(text: str, limit: int) -> str:
+    """``text`` cut in the middle to about ``limit`` characters, saying how much was cut."""
+    if len(text) <= limit:
+        return text
+    keep = max(limit // 2 - 15, 4)
+    return f"{text[:keep]}…[{len(text) - 2 * keep} characters left out]…{text[-keep:]}"
+
+
 class WebrefsError(Exception):
-    """Base class. ``str(err)`` is a complete sentence a model can act on."""
+    """Base class. ``str(err)`` is a complete sentence a model can act on (plus, for the host
+    program, the ``host_hint`` when there is one)."""
 
     code: ClassVar[str] = "error"
+    model_hint: ClassVar[str | None] = None
+    """When set, what the model is told to do instead of ``hint`` (the hint then goes to the
+    host only)."""
 
-    def __init__(self, message: str, *, hint: str | None = None, **details: Any) -> None:
-        self.message = message
-        self.hint = hint
+    def __init__(self, message: str, *, hint: str | None = None, host_hint: str | None = None,
+                 **details: Any) -> None:
+        self.message = cap(str(message), MAX_MESSAGE_CHARS)
+        self.hint = cap(str(hint), MAX_HINT_CHARS) if hint else None
+        self.host_hint = cap(str(host_hint), MAX_HINT_CHARS) if host_hint else None
+        """What the host program should do (never shown to the model)."""
         self.details: dict[str, Any] = details
         super().__init__(self.__str__())
 
     def __str__(self) -> str:
-        if self.hint:
-            return f"{self.message} {self.hint}"
-        return self.message
+        parts = [self.message, self.hint or "", self.host_hint or ""]
+        return " ".join(p for p in parts if p)
 
     def for_model(self) -> str:
-        """One line for a tool message: ``[code] message hint``."""
-        return f"[{self.code}] {self}"
+        """One line for a tool message: ``[code] message hint``, without the host's hint."""
+        hint = self.model_hint or self.hint
+        text = f"{self.message} {hint}" if hint else self.message
+        return f"[{self.code}] {text}"
 
 
 class BrowserError(WebrefsError):
@@ -108,7 +156,20 @@ class ConnectError(BrowserError):
 
 
 class BrowserClosedError(BrowserError):
+    """The browser is gone. The model is told to stop and report it; what the host should do
+    (launch a new browser) is in ``host_hint``."""
+
     code = "browser_closed"
+    model_hint = (
+        "The browser is gone, so no web tool can work until the application restarts it: "
+        "stop calling web tools and tell the user the browser closed."
+    )
+
+    def __init__(self, message: str, *, hint: str | None = None, host_hint: str | None = None,
+                 **details: Any) -> None:
+        host_hint = host_hint or hint or (
+            "Launch a new Browser and create the tools again on it; this one cannot be used.")
+        super().__init__(message, hint=None, host_hint=host_hint, **details)
 
 
 class TabError(WebrefsError):
@@ -137,6 +198,18 @@ class InvalidTargetError(TargetError):
 
 class UnknownRefError(TargetError):
     code = "unknown_ref"
+
+
+class WrongTabError(TargetError):
+    """A target read on one tab was used while the tools act on another. ``ref_tab`` is the
+    tab it came from, ``current_tab`` the tab acted on now."""
+
+    code = "wrong_tab"
+
+    def __init__(self, message: str, *, hint: str | None = None, **details: Any) -> None:
+        self.ref_tab: str | None = details.pop("ref_tab", None)
+        self.current_tab: str | None = details.pop("current_tab", None)
+        super().__init__(message, hint=hint, **details)
 
 
 class StaleRefError(TargetError):

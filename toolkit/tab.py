@@ -84,10 +84,8 @@ class Tab:
 
     # -- calls: each coroutine once, its blocking twin made from it ----------------------------
     async def atitle(self) -> str:
-        """The page title."""
-        return await self._runner.arun(
-            self._core.call("reading the title", self._core.page.title)
-        )
+        """The page title (bounded: a stuck page raises ActionTimeoutError within seconds)."""
+        return await self._runner.arun(self._core.read_title())
 
     title = property(blocking(atitle))
 

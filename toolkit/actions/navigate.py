@@ -41,8 +41,12 @@ def check_url(url: object) -> str:
 
 
 async def goto(tab: TabCore, url: str) -> ActionResult:
-    """Open ``url`` in this tab and wait until the page is ready."""
+    """Open ``url`` in this tab and wait until the page is ready.
+
+    A page that does not answer (a script stuck in a loop, a dialog storm) cannot be left the
+    usual way; the tab is then given a fresh page first, and the result says so."""
     url = check_url(url)
+    replaced = await tab.unstick()
 
     async def act(_t: object) -> Outcome:
         try:
@@ -64,13 +68,24 @@ async def goto(tab: TabCore, url: str) -> ActionResult:
             message = f"Opened {tab.page.url}."
         return Outcome(message, {"status": status})
 
-    return await perform(tab, "goto", None, act, doing=f"opening {url[:200]}",
-                         limit_ms=_nav_timeout(tab))
+    result = await perform(tab, "goto", None, act, doing=f"opening {url[:200]}",
+                           limit_ms=_nav_timeout(tab))
+    if replaced:
+        note = ("The previous page was not responding, so the tab was given a fresh page "
+                "first (its back history is gone).")
+        result = result.model_copy(update={"message": f"{result.message} {note}",
+                                           "readback": {**result.readback, "replaced_page": True}})
+    return result
 
 
 async def _history(tab: TabCore, forward: bool) -> ActionResult:
     name = "go_forward" if forward else "go_back"
     word = "forward" if forward else "back"
+    if not await tab.call("checking that the page answers", tab.responsive):
+        raise NavigationError(
+            f"The page in tab {tab.id} is not responding, so its history cannot be used.",
+            hint="Navigate to a URL instead: the tab then gets a fresh page.",
+        )
 
     async def act(_t: object) -> Outcome:
         before = tab.page.url

@@ -174,6 +174,15 @@ async def perform(tab: TabCore, action: str, target: object | None, act: ActFn, 
             )
             raise _with_result(err, partial, tab) from None
         except PlaywrightError as exc:
+            if tab.page.is_closed() and not tab.crashed:
+                await asyncio.sleep(0.2)  # a killed browser closes pages before it disconnects
+            if _closed_itself(tab):
+                # the page closed its own tab during the action (window.close() in a click
+                # handler): the action happened; the result says the tab is gone
+                outcome = Outcome(f"{doing[:1].upper()}{doing[1:]}: done, and the tab closed "
+                                  "during it.")
+                return _finish(tab, partial.model_copy(update={"message": outcome.message}),
+                               await ready.settle() if ready else None, opened_before)
             if ready:
                 ready.close()
             if tab.crashed or tab.page.is_closed():
@@ -254,12 +263,22 @@ async def _await_downloads(entries: list[dict[str, Any]], patience_s: float = 5.
         await asyncio.sleep(0.05)
 
 
+def _closed_itself(tab: TabCore) -> bool:
+    """The tab's page closed (not crashed, browser still there): the page closed its tab."""
+    if tab.crashed or tab.browser.dead:
+        return False
+    return tab.closed or tab.page.is_closed()
+
+
 def _finish(tab: TabCore, result: ActionResult, report: readiness.ReadyReport | None,
             opened_before: int) -> ActionResult:
     dialogs = tab.take_dialogs()
     url_after = tab.page.url if not tab.page.is_closed() else result.url_before
     message = result.message
     notes: list[str] = []
+    closed = _closed_itself(tab)
+    if closed:
+        notes.append(f"the page then closed its own tab {tab.id}, so it is gone")
     if report is not None and report.reason in ("max_wait", "busy"):
         notes.append(
             "the page was still busy when the wait ended" if report.reason == "busy"
@@ -276,6 +295,8 @@ def _finish(tab: TabCore, result: ActionResult, report: readiness.ReadyReport | 
     if notes:
         message = f"{message} ({'; '.join(notes)})"
     readback = dict(result.readback)
+    if closed:
+        readback["tab_closed"] = True
     if report is not None:
         readback.setdefault("ready", report.reason)
         if report.added_elements:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from ..errors import SnapshotError
 from ..models import Snapshot
 from ..options import RenderOptions, merge_options
 from ..render.renderer import render
@@ -23,7 +24,19 @@ async def snapshot(tab: TabCore, overrides: dict[str, Any]) -> Snapshot:
     ``scope`` may be a ref (the whole page is read, only that subtree is shown) or a CSS
     selector (only that part of the page is read). Takes the tab's lock.
     """
-    return await tab.call("taking a snapshot", lambda: take_snapshot(tab, overrides))
+
+    async def run() -> Snapshot:
+        # a page stuck in a script never answers the extractor: say so in seconds, not after
+        # the extractor's own long bound
+        if not await tab.responsive():
+            raise SnapshotError(
+                f"The page in tab {tab.id} is not responding (a script keeps its main thread "
+                "busy), so it cannot be read.",
+                hint="Navigate to another page or close the tab.",
+            )
+        return await take_snapshot(tab, overrides)
+
+    return await tab.call("taking a snapshot", run)
 
 
 async def take_snapshot(tab: TabCore, overrides: dict[str, Any]) -> Snapshot:

@@ -7,20 +7,30 @@ never put into a selector or a script.
 
 from __future__ import annotations
 
+import asyncio
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from playwright.async_api import ElementHandle, Frame
 
-from ..errors import InvalidTargetError, StaleRefError, UnknownRefError, WebrefsError
+from ..errors import (
+    ActionTimeoutError,
+    InvalidTargetError,
+    StaleRefError,
+    UnknownRefError,
+    WebrefsError,
+)
 from ..snapshot.refs import parse_ref, resolve_ref
 from .describe import choose
 
 if TYPE_CHECKING:
     from ..session.tabcore import TabCore
 
-__all__ = ["Target", "classify", "resolve"]
+__all__ = ["RESOLVE_TIMEOUT_S", "Target", "classify", "resolve"]
+
+RESOLVE_TIMEOUT_S = 5.0
+"""Longest wait for the page to hand over the element of a ref (a stuck page never does)."""
 
 # Starts like a ref but has more after it: "e1'); alert(1)//" or 'e1"] , *[x="'. Such a string
 # is an unknown ref, never a description (and never anything else).
@@ -86,7 +96,14 @@ async def resolve(tab: TabCore, target: object) -> Target:
         if node is not None:
             label = f'{node.role} "{node.name[:60]}"' if node.name else node.role
     try:
-        frame, handle = await resolve_ref(tab.page, tab.refs, ref)
+        frame, handle = await asyncio.wait_for(resolve_ref(tab.page, tab.refs, ref),
+                                               RESOLVE_TIMEOUT_S)
+    except TimeoutError:
+        raise ActionTimeoutError(
+            f"The page did not answer within {int(RESOLVE_TIMEOUT_S)} s while finding {ref} "
+            "(its main thread may be stuck).",
+            hint="Navigate to another page or close the tab.",
+        ) from None
     except StaleRefError as err:
         if tab.options.resnapshot_on_stale and err.snapshot is None:
             err.snapshot = await _fresh_snapshot(tab)

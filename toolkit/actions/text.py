@@ -102,6 +102,8 @@ _MAIN_JS = """
 _BODY_TEXT_JS = "() => (" + _VISIBLE_TEXT_JS.strip() + ")(document.body)"
 
 _MAX_LENGTH = 100_000
+_TEXT_LIMIT_S = 20.0
+"""Bound of a whole get_text call (each page read has its own shorter one)."""
 
 
 def truncate(text: str, max_length: int) -> tuple[str, bool]:
@@ -139,8 +141,15 @@ async def get_text(tab: TabCore, target: str | None = None,
             t = await resolve(tab, target)
             text, ref, source = await run_js(t.handle, _VISIBLE_TEXT_JS), t.ref, "element"
         else:
-            found = await asyncio.wait_for(tab.page.main_frame.evaluate_handle(_MAIN_JS),
-                                           EVAL_TIMEOUT_S)
+            try:
+                found = await asyncio.wait_for(
+                    tab.page.main_frame.evaluate_handle(_MAIN_JS), EVAL_TIMEOUT_S)
+            except TimeoutError:
+                raise ActionTimeoutError(
+                    f"The page did not answer within {int(EVAL_TIMEOUT_S * 1000)} ms while "
+                    "reading its text (its main thread may be stuck).",
+                    hint="Navigate to another page or close the tab.",
+                ) from None
             root = await found.get_property("0")
             source = str(await (await found.get_property("1")).json_value())
             element = root.as_element()
@@ -151,7 +160,7 @@ async def get_text(tab: TabCore, target: str | None = None,
         return TextResult(text=shown, total_length=len(full), truncated=cut, ref=ref,
                           source=source, url=tab.page.url)
 
-    return await tab.call("reading text", run)
+    return await tab.call("reading text", run, limit_s=_TEXT_LIMIT_S)
 
 
 async def wait_for(tab: TabCore, text: str | None = None, target: str | None = None,

@@ -102,17 +102,79 @@ def _is_root() -> bool:
     return sys.platform != "win32" and hasattr(os, "geteuid") and os.geteuid() == 0
 
 
+# Playwright passes its own --disable-features list; Chromium keeps only the last one given, so
+# ours repeats Playwright's (what it needs to drive pages) and adds the services that phone home.
+_PLAYWRIGHT_DISABLED_FEATURES = (
+    "AvoidUnnecessaryBeforeUnloadCheckSync", "DestroyProfileOnBrowserClose", "HttpsUpgrades",
+    "HttpsFirstBalancedModeAutoEnable", "LensOverlay", "MediaRouter", "PaintHolding",
+    "ThirdPartyStoragePartitioning", "AvoidCorsURLLoaderRestartOnRedirect", "OptimizationHints",
+    "NetworkTimeServiceQuerying", "AimEnabled", "PreconnectToSearch",
+)
+QUIET_DISABLED_FEATURES = (
+    # autofill: no form signatures sent to content-autofill.googleapis.com
+    "AutofillServerCommunication", "AutofillCrowdsourcing", "AutofillUpstream",
+    # model and hint downloads (optimization guide), translation, suggestions
+    "OptimizationGuideModelDownloading", "OptimizationHintsFetching",
+    "OptimizationTargetPrediction", "Translate", "InterestFeedContentSuggestions",
+    "DialMediaRouteProvider", "GlobalMediaControls",
+    # component updates (certificate transparency lists and the like)
+    "CertificateTransparencyComponentUpdater",
+    # sign-in and account checks against accounts.google.com
+    "ChromeSignin", "SigninInterception", "AccountConsistency",
+    # safe browsing pings, lookups and reporting
+    "SafeBrowsingEnhancedProtection", "SafeBrowsingRealTimeUrlLookup", "ClientSideDetection",
+    # speculative connections and the privacy sandbox's own fetches
+    "PrivacySandboxSettings4", "Prerender2", "PreloadingHeuristicsMLModel",
+)
+"""Chromium features turned off so the browser sends nothing the pages did not ask for."""
+
+QUIET_SWITCHES = (
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-client-side-phishing-detection",
+    "--safebrowsing-disable-auto-update",
+    "--disable-domain-reliability",
+    "--disable-breakpad",
+    "--metrics-recording-only",
+    "--no-pings",
+    "--no-service-autorun",
+    "--disable-default-apps",
+    "--disable-field-trial-config",
+    "--disable-search-engine-choice-screen",
+    "--variations-server-url=http://127.0.0.1:9/",
+    "--autofill-server-url=http://127.0.0.1:9/",
+    "--google-base-url=http://127.0.0.1:9/",
+    "--gaia-url=http://127.0.0.1:9/",
+    "--lso-url=http://127.0.0.1:9/",
+    "--google-apis-url=http://127.0.0.1:9/",
+    "--component-updater=url-source=http://127.0.0.1:9/",
+)
+"""Switches for a browser that stays quiet: no updates, variations, metrics, sign-in, safe
+browsing or autofill server traffic. The service URLs point at a closed local port, so a
+service that still tries reaches nothing."""
+
+
 def chromium_args(extra: tuple[str, ...] = ()) -> list[str]:
-    """Flags for a quiet, isolated agent browser (``--no-sandbox`` only as root)."""
+    """Flags for a quiet, isolated agent browser (``--no-sandbox`` only as root).
+
+    A ``--disable-features=`` in ``extra`` is merged into ours (Chromium reads only one).
+    """
+    disabled = [*_PLAYWRIGHT_DISABLED_FEATURES, *QUIET_DISABLED_FEATURES]
+    rest: list[str] = []
+    for arg in extra:
+        if arg.startswith("--disable-features="):
+            disabled.extend(f for f in arg.split("=", 1)[1].split(",") if f)
+        else:
+            rest.append(arg)
     args = [
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
+        *QUIET_SWITCHES,
+        "--disable-features=" + ",".join(dict.fromkeys(disabled)),
         "--no-first-run",
         "--no-default-browser-check",
         "--disable-quic",
     ]
     if _is_root():
         args.append("--no-sandbox")
-    args.extend(a for a in extra if a not in args)
+    args.extend(a for a in rest if a not in args)
     return args

@@ -17,6 +17,7 @@ from playwright.async_api import Dialog, Download, Page
 from playwright.async_api import Error as PlaywrightError
 
 from ..errors import (
+    ActionTimeoutError,
     BrowserClosedError,
     PageCrashedError,
     TabClosedError,
@@ -33,6 +34,15 @@ __all__ = ["TabCore", "TabHost"]
 T = TypeVar("T")
 
 _DIALOG_TYPES = ("alert", "confirm", "prompt", "beforeunload")
+
+CALL_GRACE_S = 30.0
+"""Added to the tab's navigation timeout and readiness bound: the backstop of every call."""
+TITLE_TIMEOUT_S = 2.0
+"""Longest wait for a page's title (a page stuck in a loop never answers)."""
+PROBE_TIMEOUT_S = 1.5
+"""How long a page may take to answer a trivial script before it counts as stuck."""
+CLOSE_TIMEOUT_S = 5.0
+"""Longest wait for a page to close."""
 
 
 class TabHost(Protocol):
@@ -148,7 +158,7 @@ class TabCore:
         if self.browser.dead:
             raise BrowserClosedError(
                 "The browser process has exited or disconnected.",
-                hint="Launch a new Browser; this one cannot be used any more.",
+                host_hint="Launch a new Browser; this one cannot be used any more.",
             )
         if self.closed:
             raise TabClosedError(
@@ -157,43 +167,121 @@ class TabCore:
 
     async def _recover_from_crash(self) -> None:
         url = self.last_url
-        dead = self.page
-        page = await self.browser.new_page_for(self)
-        self.page = page
-        self.crashed = False
-        self._watch(page)
-        with contextlib.suppress(PlaywrightError):
-            await dead.close()
-        self.last_snapshot = None
-        self.last_tree = None
-        self.refs.forget_documents()
+        await self._replace_page()
         raise PageCrashedError(
             f"The page in tab {self.id} crashed (it was at {url}).",
             hint="The tab now holds a fresh blank page: navigate again, then take a new snapshot.",
         )
 
-    async def call(self, doing: str, fn: Callable[[], Awaitable[T]]) -> T:
-        """Run ``fn`` with this tab's lock held, Playwright errors translated."""
+    async def _replace_page(self) -> None:
+        """Put a fresh blank page (a new renderer) in this tab and drop the old one."""
+        dead = self.page
+        page = await self.browser.new_page_for(self)
+        self.page = page
+        self.crashed = False
+        self._watch(page)
+        with contextlib.suppress(PlaywrightError, TimeoutError):
+            await asyncio.wait_for(dead.close(), CLOSE_TIMEOUT_S)
+        self.last_snapshot = None
+        self.last_tree = None
+        self.refs.forget_documents()
+
+    def call_limit_s(self) -> float:
+        """The bound of one call on this tab: navigation timeout + readiness bound + grace."""
+        nav = max(int(self.options.navigation_timeout_ms or 0), 1000)
+        wait = max(int(self.options.max_wait_ms or 0), 0)
+        act = max(int(self.options.action_timeout_ms or 0), 500)
+        return (min(nav, 300_000) + min(wait, 60_000) + min(act, 60_000)) / 1000 + CALL_GRACE_S
+
+    async def _gone(self, doing: str) -> WebrefsError | None:
+        """The error for a call whose page went away: the browser closed, or the tab did."""
+        if not (self.browser.dead or self.closed or self.page.is_closed()):
+            return None
+        if not self.browser.dead:
+            await asyncio.sleep(0.2)  # a killed browser closes its pages before it disconnects
+        if self.browser.dead:
+            return BrowserClosedError(
+                f"The browser process exited or disconnected while {doing}.",
+                host_hint="Launch a new Browser; this one cannot be used any more.",
+            )
+        return TabClosedError(
+            f"Tab {self.id} closed while {doing}.",
+            hint="List the open tabs with web_tabs and take a snapshot of the active one.",
+        )
+
+    async def call(self, doing: str, fn: Callable[[], Awaitable[T]], *,
+                   limit_s: float | None = None) -> T:
+        """Run ``fn`` with this tab's lock held, Playwright errors translated, and the whole
+        call bounded (``limit_s``, default :meth:`call_limit_s`): a page that never answers
+        ends in :class:`ActionTimeoutError`, never in a hang or a raw exception."""
         self._check_usable()
-        async with self.lock:
-            self._check_usable()
-            if self.crashed:
-                await self._recover_from_crash()
-            try:
-                return await fn()
-            except WebrefsError:
-                raise
-            except PlaywrightError as exc:
-                if self.crashed:
-                    await self._recover_from_crash()
-                if self.browser.dead:
+        bound = limit_s if limit_s is not None else self.call_limit_s()
+        try:
+            async with asyncio.timeout(bound):
+                async with self.lock:
                     self._check_usable()
-                raise translate_playwright_error(exc, doing=doing) from None
+                    if self.crashed:
+                        await self._recover_from_crash()
+                    try:
+                        return await fn()
+                    except WebrefsError:
+                        raise
+                    except PlaywrightError as exc:
+                        if self.crashed:
+                            await self._recover_from_crash()
+                        gone = await self._gone(doing)
+                        if gone is not None:
+                            raise gone from None
+                        raise translate_playwright_error(exc, doing=doing) from None
+        except TimeoutError:
+            gone = await self._gone(doing)
+            if gone is not None:
+                raise gone from None
+            raise ActionTimeoutError(
+                f"The page in tab {self.id} did not answer in time while {doing} "
+                "(its main thread may be stuck).",
+                hint="Navigate to another page or close the tab; the tab then gets a fresh "
+                "page if this one stays stuck.",
+            ) from None
+
+    # -- bounded reads and rescue --------------------------------------------------------------
+    async def read_title(self) -> str:
+        """The page title, within :data:`TITLE_TIMEOUT_S` (else :class:`ActionTimeoutError`)."""
+
+        async def title() -> str:
+            return await self.page.title()
+
+        return await self.call("reading the title", title, limit_s=TITLE_TIMEOUT_S)
+
+    async def responsive(self) -> bool:
+        """Whether the page answers a trivial script within :data:`PROBE_TIMEOUT_S`."""
+        try:
+            await asyncio.wait_for(self.page.main_frame.evaluate("1"), PROBE_TIMEOUT_S)
+        except TimeoutError:
+            return False
+        except PlaywrightError:
+            return True  # navigating or closing: not stuck; the caller's own call will tell
+        return True
+
+    async def unstick(self) -> bool:
+        """If the page does not answer (a script stuck in a loop, a dialog storm), give the tab
+        a fresh page in a new renderer, so it can be navigated. Returns whether it did.
+        Takes the lock; bounded."""
+
+        async def run() -> bool:
+            if self.page.is_closed() or await self.responsive():
+                return False
+            await self._replace_page()
+            return True
+
+        return await self.call("checking that the page answers", run,
+                               limit_s=PROBE_TIMEOUT_S + 2 * CLOSE_TIMEOUT_S + 5)
 
     async def close(self) -> None:
+        """Close the tab, within :data:`CLOSE_TIMEOUT_S` even when its page is stuck."""
         if self.closed:
             return
         self.closed = True
         self.browser.forget(self)
-        with contextlib.suppress(PlaywrightError):
-            await self.page.close()
+        with contextlib.suppress(PlaywrightError, TimeoutError):
+            await asyncio.wait_for(self.page.close(), CLOSE_TIMEOUT_S)

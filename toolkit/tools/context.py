@@ -9,7 +9,7 @@ of diffs). It is built by the registry from those parts, not from the registry i
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..errors import WebrefsError
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from ..browser import Browser
     from ..tab import Tab
 
-__all__ = ["ToolContext", "ToolOutput"]
+__all__ = ["ModelView", "ToolContext", "ToolOutput"]
 
 
 @dataclass(frozen=True)
@@ -42,6 +42,20 @@ class ToolOutput:
 
 
 
+@dataclass
+class ModelView:
+    """What the model has been shown, kept by the registry across calls."""
+
+    seen: dict[str, Snapshot] = field(default_factory=dict)
+    """The snapshot the model last saw of each tab (the baseline of diffs)."""
+    refs_tab: str | None = None
+    """The tab the refs the model holds come from: the tab of the last snapshot shown."""
+    active_tab: str | None = None
+    """The active tab the model was last told about (``None``: none yet, or none open)."""
+    told: bool = False
+    """Whether the model has been told about any active tab yet."""
+
+
 class ToolContext:
     """What a handler may use: the tab to act on, the browser (when known), the options."""
 
@@ -50,27 +64,30 @@ class ToolContext:
         options: ToolOptions,
         browser: Browser | None,
         current_tab: Callable[[], Tab],
-        seen: dict[str, Snapshot],
+        view: ModelView,
     ) -> None:
         self.options = options
         """The registry's options (budget, after_action, ...)."""
         self.browser = browser
         """The browser the tools drive, or ``None`` when they are bound to one tab."""
         self._current_tab = current_tab
-        self._seen = seen
+        self._view = view
+        self._seen = view.seen
 
     def tab(self) -> Tab:
         """The tab to act on now."""
         return self._current_tab()
 
     def remember(self, tab: Tab, snap: Snapshot) -> None:
-        """The snapshot the model last saw for ``tab`` (the baseline of diffs)."""
+        """The snapshot the model last saw for ``tab`` (the baseline of diffs); the refs the
+        model holds now come from ``tab``."""
         self._seen[tab.id] = snap
+        self._view.refs_tab = tab.id
 
     async def action_output(self, tab: Tab, result: ActionResult) -> ToolOutput:
         """Summary of ``result`` plus the snapshot or diff asked for by ``after_action``."""
         mode = self.options.after_action
-        if mode == "none":
+        if mode == "none" or tab.closed:
             return ToolOutput(format_action(result), result)
         if result.snapshot is not None:
             snap = result.snapshot

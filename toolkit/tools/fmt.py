@@ -12,7 +12,7 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel, ValidationError
 
-from ..errors import WebrefsError
+from ..errors import WebrefsError, cap, elide
 from ..models import ActionResult, TextResult
 
 __all__ = [
@@ -68,18 +68,28 @@ def format_tabs(tabs: Sequence[TabLine], *, note: str = "") -> str:
         lines.append("No tab is open.")
     for tab in tabs:
         mark = " (active)" if tab.active else ""
-        title = tab.title or "(no title)"
-        lines.append(f"{tab.id}{mark}: {title} - {tab.url}")
+        title = cap(tab.title, 200) or "(no title)"
+        lines.append(f"{tab.id}{mark}: {title} - {cap(tab.url, 300)}")
     return "\n".join(lines)
 
 
+MAX_TOOL_NAME_CHARS = 60
+"""A tool name longer than this (no real one is) is elided when echoed."""
+
+
+def _tool_name(tool: object) -> str:
+    text = str(tool) if isinstance(tool, str) else repr(tool)
+    return cap(text, MAX_TOOL_NAME_CHARS)
+
+
 def format_error(tool: str, err: WebrefsError) -> str:
-    """``[code] message hint`` prefixed with the tool's name."""
-    return f"{tool} failed: {err.for_model()}"
+    """``[code] message hint`` prefixed with the tool's name (both bounded)."""
+    return f"{_tool_name(tool)} failed: {err.for_model()}"
 
 
 def _loc(loc: Sequence[Any]) -> str:
-    return ".".join(str(part) for part in loc) or "(arguments)"
+    text = ".".join(str(part) for part in loc) or "(arguments)"
+    return cap(text, 60)
 
 
 def describe_validation_error(exc: ValidationError) -> str:
@@ -94,14 +104,17 @@ def describe_validation_error(exc: ValidationError) -> str:
             problems.append(f"argument '{name}' is not accepted by this tool")
         else:
             got = err.get("input")
-            shown = repr(got)[:60]
-            problems.append(f"argument '{name}': {err.get('msg', 'invalid')} (got {shown})")
-    return "Invalid arguments: " + "; ".join(problems) + "."
+            shown = elide(got, 60)
+            msg = cap(str(err.get("msg", "invalid")), 200)
+            problems.append(f"argument '{name}': {msg} (got {shown})")
+    more = len(problems) - 5
+    listed = problems[:5] + ([f"{more} more problem(s)"] if more > 0 else [])
+    return "Invalid arguments: " + "; ".join(listed) + "."
 
 
 def format_validation_error(tool: str, exc: ValidationError) -> str:
     """The tool message for arguments that do not fit the tool's schema."""
-    return f"{tool} failed: [invalid_argument] {describe_validation_error(exc)}"
+    return f"{_tool_name(tool)} failed: [invalid_argument] {describe_validation_error(exc)}"
 
 
 class _Described(Protocol):

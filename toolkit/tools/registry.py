@@ -20,13 +20,22 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from .. import prompts
-from ..errors import InvalidArgumentError, WebrefsError
-from ..models import Snapshot
+from ..errors import (
+    ActionTimeoutError,
+    BrowserClosedError,
+    InvalidArgumentError,
+    TabClosedError,
+    WebrefsError,
+    WrongTabError,
+    cap,
+    elide,
+)
 from ..options import merge_options
-from .context import ToolContext, ToolOutput
+from .context import ModelView, ToolContext, ToolOutput
 from .fmt import format_error, tool_list
 from .options import ToolOptions
 from .specs import NAVIGATION_TOOLS, TOOL_SPECS, ToolSpec
@@ -44,8 +53,10 @@ def _select_tools(options: ToolOptions, *, has_browser: bool) -> list[ToolSpec]:
     asked = set(options.include or ()) | set(options.exclude)
     unknown = sorted(asked - known)
     if unknown:
+        shown = ", ".join(elide(n, 60) for n in unknown[:5])
+        more = f" and {len(unknown) - 5} more" if len(unknown) > 5 else ""
         raise InvalidArgumentError(
-            f"Unknown tool name(s): {', '.join(unknown)}.", hint=f"Known: {', '.join(TOOL_SPECS)}."
+            f"Unknown tool name(s): {shown}{more}.", hint=f"Known: {', '.join(TOOL_SPECS)}."
         )
     if options.include is not None:
         chosen = set(options.include)
@@ -91,7 +102,7 @@ class WebTools:
         self._runner: Runner = bound.runner
         self.specs: list[ToolSpec] = _select_tools(self.options, has_browser=browser is not None)
         self._by_name = {s.name: s for s in self.specs}
-        self._seen: dict[str, Snapshot] = {}
+        self._view = ModelView()
         self._lock: asyncio.Lock | None = None
 
     @classmethod
@@ -106,9 +117,9 @@ class WebTools:
     def spec(self, name: str) -> ToolSpec:
         try:
             return self._by_name[name]
-        except KeyError:
+        except (KeyError, TypeError):
             raise InvalidArgumentError(
-                f"There is no tool named {name!r}.",
+                f"There is no tool named {elide(name, 60)}.",
                 hint=f"Available tools: {', '.join(self.names)}.",
             ) from None
 
@@ -117,27 +128,122 @@ class WebTools:
         if self._tab is not None:
             return self._tab
         assert self.browser is not None
-        return self.browser.active_tab
+        self._check_browser()
+        try:
+            return self.browser.active_tab
+        except TabClosedError:
+            raise TabClosedError(
+                "No tab is open.", hint="Open a page with web_navigate."
+            ) from None
+
+    def _check_browser(self) -> None:
+        if self.browser is not None and self.browser.closed:
+            raise BrowserClosedError(
+                "The browser has closed (its process exited or was disconnected).",
+                host_hint="Launch a new Browser and create new tools on it.",
+            )
+
+    # -- which tab the model's refs belong to ----------------------------------------------------
+    def _active_id(self) -> str | None:
+        if self.browser is None:
+            return self._tab.id if self._tab is not None else None
+        try:
+            return self.browser.active_tab.id
+        except WebrefsError:
+            return None
+
+    def _check_target_tab(self, parsed: Any) -> None:
+        """A ref (or description) is read on one tab; acting with it on another is refused."""
+        target = getattr(parsed, "ref", None)
+        source = self._view.refs_tab
+        if target is None or source is None or self.browser is None:
+            return
+        current = self.current_tab()
+        if current.id == source:
+            return
+        open_ids = {t.id for t in self.browser.tabs}
+        where = f"tab {source}" + ("" if source in open_ids else ", which has closed since")
+        back = f", or switch back to {source} with web_tabs" if source in open_ids else ""
+        raise WrongTabError(
+            f"{elide(target, 40)} was read on {where}; the tools now act on tab "
+            f"{current.id} ({elide(current.url, 120)}), so it was not used there.",
+            hint=f"Take a web_snapshot of tab {current.id} and use a ref from it{back}.",
+            ref_tab=source,
+            current_tab=current.id,
+        )
+
+    def _switch_note(self, name: str) -> str:
+        """What to tell the model when the active tab is not the one it was last told about."""
+        if self.browser is None or self.browser.closed:
+            return ""
+        now = self._active_id()
+        before, told = self._view.active_tab, self._view.told
+        self._view.active_tab, self._view.told = now, True
+        if not told or now == before or name == "web_tabs":
+            return ""  # web_tabs lists the tabs and marks the active one itself
+        open_ids = {t.id for t in self.browser.tabs}
+        if now is None:
+            return (f"Note: tab {before} closed and no tab is open now; web_navigate opens "
+                    "a page.")
+        url = elide(self.browser.active_tab.url, 120)
+        if before is not None and before not in open_ids:
+            why = f"tab {before} closed, so the tools now act on tab {now} ({url})"
+        else:
+            why = f"the active tab changed from {before} to {now} ({url}); the tools act on it"
+        return (f"Note: {why}. Refs from another tab do not apply here: take a web_snapshot "
+                "before acting.")
 
     # -- running -------------------------------------------------------------------------------
-    async def _on_loop(self, name: str, args: Mapping[str, Any] | None) -> ToolOutput:
+    async def _on_loop(self, name: str, args: object) -> ToolOutput:
         spec = self.spec(name)
         parsed = spec.parse_args(args)
         if self._lock is None:
             self._lock = asyncio.Lock()
         async with self._lock:
-            context = ToolContext(self.options, self.browser, self.current_tab, self._seen)
-            return await spec.handler(context, parsed)
+            try:
+                self._check_browser()
+                self._check_target_tab(parsed)
+                context = ToolContext(self.options, self.browser, self.current_tab, self._view)
+                out = await spec.handler(context, parsed)
+            except TimeoutError:
+                err: WebrefsError = ActionTimeoutError(
+                    f"{name} gave up: the page did not answer in time.",
+                    hint="Navigate to another page or close the tab.",
+                )
+                raise self._noted(name, err) from None
+            except TabClosedError as exc:
+                if self.browser is not None and not self.browser.tabs:
+                    await asyncio.sleep(0.2)  # a killed browser closes its pages first
+                    self._check_browser()
+                raise self._noted(name, exc) from None
+            except WebrefsError as exc:
+                raise self._noted(name, exc) from None
+            note = self._switch_note(name)
+            if note:
+                out = replace(out, content=f"{out.content}\n\n{note}")
+            return out
 
-    def call(self, name: str, args: Mapping[str, Any] | None = None) -> ToolOutput:
-        """Run tool ``name`` and block until done. Raises :class:`WebrefsError`."""
+    def _noted(self, name: str, err: WebrefsError) -> WebrefsError:
+        """``err`` with the note on an active-tab switch, when there was one."""
+        if isinstance(err, BrowserClosedError):
+            return err
+        note = self._switch_note(name)
+        if note:
+            err.message = f"{err.message} {note}"
+        return err
+
+    def call(self, name: str, args: Mapping[str, Any] | str | None = None) -> ToolOutput:
+        """Run tool ``name`` and block until done. Raises :class:`WebrefsError`.
+
+        ``args`` is an object of named arguments, or one bare value for a tool whose one
+        required argument it is (``call("web_click", "e5")``)."""
         return self._runner.run(self._on_loop(name, args))
 
-    async def acall(self, name: str, args: Mapping[str, Any] | None = None) -> ToolOutput:
+    async def acall(self, name: str, args: Mapping[str, Any] | str | None = None) -> ToolOutput:
         """Run tool ``name`` from any event loop. Raises :class:`WebrefsError`."""
         return await self._runner.arun(self._on_loop(name, args))
 
-    def run(self, name: str, args: Mapping[str, Any] | None = None) -> ToolOutput:
+    def run(self, name: str, args: Mapping[str, Any] | str | None = None) -> ToolOutput:
         """Like :meth:`call`, but a :class:`WebrefsError` comes back as an error output whose
         content is the tool message (what agent loops show the model)."""
         try:
@@ -145,7 +251,7 @@ class WebTools:
         except WebrefsError as err:
             return ToolOutput(format_error(name, err), err, is_error=True)
 
-    async def arun(self, name: str, args: Mapping[str, Any] | None = None) -> ToolOutput:
+    async def arun(self, name: str, args: Mapping[str, Any] | str | None = None) -> ToolOutput:
         try:
             return await self.acall(name, args)
         except WebrefsError as err:
@@ -175,12 +281,19 @@ class WebTools:
 
     async def page_summary(self) -> str:
         """A few lines on the active tab (title, URL, open tabs) for the system prompt."""
+        if self.browser is not None and self.browser.closed:
+            return "The browser has closed; no page can be used."
         try:
             tab = self.current_tab()
-            title = await tab.atitle()
         except WebrefsError:
             return "No page is open yet."
-        lines = [f"Active tab {tab.id}: {title or '(no title)'} - {tab.url}"]
+        try:
+            title = await tab.atitle() or "(no title)"
+        except ActionTimeoutError:
+            title = "(the page is not responding)"
+        except WebrefsError:
+            return "No page is open yet."
+        lines = [f"Active tab {tab.id}: {cap(title, 200)} - {cap(tab.url, 200)}"]
         last = tab.last_snapshot
         if last is not None and last.page.page_type not in ("", "unknown"):
             lines.append(f"Page type: {last.page.page_type}.")
@@ -188,6 +301,7 @@ class WebTools:
             count = len(self.browser.tabs)
             if count > 1:
                 lines.append(f"{count} tabs are open.")
+        self._view.active_tab, self._view.told = tab.id, True
         return "\n".join(lines)
 
     def __repr__(self) -> str:

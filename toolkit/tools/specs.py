@@ -9,6 +9,7 @@ them.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
@@ -16,13 +17,14 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import BaseModel, ValidationError
 
 from .. import prompts
-from ..errors import InvalidArgumentError, TabClosedError, WebrefsError
+from ..errors import ActionTimeoutError, InvalidArgumentError, TabClosedError, WebrefsError
 from . import args as A
 from .context import ToolContext, ToolOutput
 from .fmt import TabLine, describe_validation_error, format_tabs, format_text
 
 if TYPE_CHECKING:
     from ..browser import Browser
+    from ..tab import Tab
 
 __all__ = [
     "DEFAULT_TOOLS",
@@ -50,14 +52,41 @@ class ToolSpec:
         """JSON schema of the arguments."""
         return self.args_model.model_json_schema()
 
-    def parse_args(self, args: Mapping[str, Any] | None) -> BaseModel:
-        """Validate ``args``; an :class:`InvalidArgumentError` names each bad argument."""
+    def parse_args(self, args: object) -> BaseModel:
+        """Validate ``args``; an :class:`InvalidArgumentError` names each bad argument.
+
+        ``args`` is an object of named arguments; one bare string stands for the tool's one
+        required argument (or, when it has none, its first argument)."""
+        if isinstance(args, str):
+            args = self.single_argument(args)
+        elif args is not None and not isinstance(args, Mapping):
+            raise InvalidArgumentError(
+                f"The arguments of {self.name} must be an object of named values, "
+                f"not a {type(args).__name__}.",
+                hint=f"Check the arguments of {self.name}.",
+            )
         try:
             return self.args_model.model_validate(dict(args or {}))
         except ValidationError as exc:
             raise InvalidArgumentError(
                 describe_validation_error(exc), hint=f"Check the arguments of {self.name}."
             ) from None
+
+    def single_argument(self, value: str) -> dict[str, Any]:
+        """The named arguments one bare value stands for."""
+        fields = self.args_model.model_fields
+        required = [n for n, f in fields.items() if f.is_required()]
+        if len(required) == 1:
+            return {required[0]: value}
+        if not required:
+            if not value.strip() or not fields:
+                return {}
+            return {next(iter(fields)): value}
+        raise InvalidArgumentError(
+            f"{self.name} needs {len(required)} arguments ({', '.join(required)}); one bare "
+            "value cannot stand for them.",
+            hint="Pass the arguments by name, as an object.",
+        )
 
 
 # -- handlers: one per tool ------------------------------------------------------------------
@@ -139,19 +168,24 @@ async def _upload(ctx: ToolContext, a: A.UploadArgs) -> ToolOutput:
     return await ctx.action_output(tab, await tab.aupload(a.ref, list(a.paths)))
 
 
+async def _title(tab: Tab) -> str:
+    try:
+        return await tab.atitle()
+    except ActionTimeoutError:
+        return "(the page is not responding)"
+    except WebrefsError:
+        return ""
+
+
 async def _tab_lines(browser: Browser) -> list[TabLine]:
     try:
         active_id: str | None = browser.active_tab.id
     except TabClosedError:
         active_id = None
-    lines = []
-    for tab in browser.tabs:
-        try:
-            title = await tab.atitle()
-        except WebrefsError:
-            title = ""
-        lines.append(TabLine(id=tab.id, url=tab.url, title=title, active=tab.id == active_id))
-    return lines
+    tabs = browser.tabs
+    titles = await asyncio.gather(*(_title(tab) for tab in tabs))  # each bounded, in parallel
+    return [TabLine(id=tab.id, url=tab.url, title=title, active=tab.id == active_id)
+            for tab, title in zip(tabs, titles, strict=True)]
 
 
 async def _tabs(ctx: ToolContext, a: A.TabsArgs) -> ToolOutput:
