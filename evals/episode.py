@@ -18,7 +18,6 @@ import json
 import re
 import time
 from collections import Counter
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -26,12 +25,11 @@ from pydantic import BaseModel, Field
 from webrefs import Browser, Tab, WebrefsError
 from webrefs.adapters.langchain import WebToolkit
 from webrefs.models import RequestRecord
-from webrefs.options import After
 from webrefs.prompts import eval_tool
 from webrefs.render.tokens import count_tokens
 
 from .checks import CheckResult, check_all
-from .loop import LoopResult, classify_error
+from .loop import EpisodeOptions, LoopResult, classify_error
 from .providermodel import EpisodeModel
 from .providers import Provider
 from .recording import CassetteMode
@@ -42,33 +40,6 @@ __all__ = ["EpisodeOptions", "final_answer_tool", "har_urls", "run_episode"]
 
 MAX_OUTPUT_CHARS = 20_000
 _ERROR_CODE = re.compile(r"\[([a-z_]+)\]")
-
-
-@dataclass(frozen=True)
-class EpisodeOptions:
-    """How episodes run (the same for every task and provider of a run)."""
-
-    max_tokens: int = 3000
-    """Snapshot token budget of the tools."""
-    after_action: After = "none"
-    """What actions return besides their summary: none, diff or snapshot."""
-    include: tuple[str, ...] | None = None
-    """Exactly these webrefs tools (``None``: the defaults)."""
-    max_steps: int | None = None
-    """Overrides each task's ``max_steps`` when set."""
-    seed: int = 0
-    """Seeds ``Math.random`` on every page."""
-    timeout_s: float = 300.0
-    """Wall-clock bound of one episode."""
-    retries: int = 3
-    """Retries of a failed model call (rate limit, overload, timeout) before the episode is
-    an error."""
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"max_tokens": self.max_tokens, "after_action": self.after_action,
-                "tools": list(self.include) if self.include is not None else "default",
-                "max_steps": self.max_steps, "seed": self.seed, "timeout_s": self.timeout_s,
-                "retries": self.retries}
 
 
 class _AnswerArgs(BaseModel):

@@ -20,7 +20,7 @@ from webrefs.errors import missing_extra
 from webrefs.prompts import eval_tool
 from webrefs.render.tokens import count_tokens
 
-from .loop import LoopResult, classify_error
+from .loop import EpisodeOptions, LoopResult, classify_error
 from .providers import Provider
 from .recording import CassetteMode, cassette, model_io_lock
 from .results import Status, ToolCall
@@ -60,7 +60,8 @@ def _usage(raw: Any) -> tuple[int, int] | None:
     return int(prompt), int(completion)
 
 
-async def llamaindex_loop(ctx: Browser, task: Task, provider: Provider, options: Any,
+async def llamaindex_loop(ctx: Browser, task: Task, provider: Provider,
+                          options: EpisodeOptions,
                           calls: Path | None, calls_mode: CassetteMode | None) -> LoopResult:
     """Run the task in a ``FunctionAgent``; see the module docstring."""
     spec = WebToolSpec(browser=ctx, max_tokens=options.max_tokens,

@@ -1,4 +1,5 @@
-"""What an agent loop hands back to its episode, and how its errors are told apart.
+"""How episodes run (:class:`EpisodeOptions`), what an agent loop hands back to its episode,
+and how its errors are told apart.
 
 Both loops (LangChain's ``create_agent`` in :mod:`.episode`, LlamaIndex's ``FunctionAgent``
 in :mod:`.llamaindex_loop`) return a :class:`LoopResult`; :func:`classify_error` maps what
@@ -10,19 +11,44 @@ episode's time running out (``error``).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import Any
 
 from webrefs.errors import WebrefsError
+from webrefs.options import After
 
 from .providermodel import ProviderError
 from .recording import ReplayMiss
 from .results import Status, ToolCall
 from .scripted import ScriptError
 
-if TYPE_CHECKING:
-    from .episode import EpisodeOptions
+__all__ = ["EpisodeOptions", "LoopResult", "classify_error"]
 
-__all__ = ["LoopResult", "classify_error"]
+
+@dataclass(frozen=True)
+class EpisodeOptions:
+    """How episodes run (the same for every task and provider of a run)."""
+
+    max_tokens: int = 3000
+    """Snapshot token budget of the tools."""
+    after_action: After = "none"
+    """What actions return besides their summary: none, diff or snapshot."""
+    include: tuple[str, ...] | None = None
+    """Exactly these webrefs tools (``None``: the defaults)."""
+    max_steps: int | None = None
+    """Overrides each task's ``max_steps`` when set."""
+    seed: int = 0
+    """Seeds ``Math.random`` on every page."""
+    timeout_s: float = 300.0
+    """Wall-clock bound of one episode."""
+    retries: int = 3
+    """Retries of a failed model call (rate limit, overload, timeout) before the episode is
+    an error."""
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"max_tokens": self.max_tokens, "after_action": self.after_action,
+                "tools": list(self.include) if self.include is not None else "default",
+                "max_steps": self.max_steps, "seed": self.seed, "timeout_s": self.timeout_s,
+                "retries": self.retries}
 
 
 @dataclass

@@ -81,7 +81,8 @@ def scrub_request(request: Any) -> Any:
         parts = urlsplit(request.uri)
         kept = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True)
                 if not _SECRET_QUERY.match(k)]
-        request.uri = urlunsplit(parts._replace(query=urlencode(kept)))
+        request.uri = urlunsplit((parts.scheme, parts.netloc, parts.path, urlencode(kept),
+                                  parts.fragment))
     return request
 
 

@@ -233,14 +233,26 @@ async def run_suite(options: RunOptions, *, progress: ProgressFn | None = None) 
                 if browser.closed:
                     return
                 calls, calls_mode = calls_for(provider, task)
-                episode = await run_episode(
+                running = asyncio.ensure_future(run_episode(
                     browser, loaded, task, provider, options.episode,
                     record_har=har_for(pages_out, provider, task, writing=True)
                     if pages_out else None,
                     replay_har=har_for(options.pages, provider, task, writing=False)
                     if options.pages else None,
                     calls=calls, calls_mode=calls_mode,
-                )
+                ))
+                while not running.done():  # a dead browser may leave a call waiting forever
+                    await asyncio.wait([running], timeout=0.5)
+                    if browser.closed and not running.done():
+                        running.cancel()
+                        with contextlib.suppress(asyncio.CancelledError, Exception):
+                            await running
+                if running.cancelled():
+                    episode = Episode(task=task.id, provider=provider.name, status="error",
+                                      reason="the browser closed during the episode",
+                                      tags=list(task.tags))
+                else:
+                    episode = running.result()
                 cost = episode_cost(options.prices.get(provider.name), episode.prompt_tokens,
                                     episode.completion_tokens)
                 if cost is not None:

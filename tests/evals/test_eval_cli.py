@@ -112,3 +112,34 @@ def test_ctrl_c_keeps_what_finished_and_resume_finishes(tmp_path: Path) -> None:
     ran = [line for line in again.stderr.splitlines() if line.startswith("[")]
     assert len(ran) == 5 - len(kept["episodes"])
     assert len(json.loads(results.read_text())["episodes"]) == 5
+
+
+@pytest.mark.browser
+def test_a_browser_killed_mid_run_is_one_message_and_keeps_what_finished(
+        tmp_path: Path) -> None:
+    from tests.helpers.procs import chromium_descendants
+
+    cmd = [sys.executable, "-m", "webrefs.cli", "eval", "run", "--suite", MINI, "--out",
+           str(tmp_path), "--quiet"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    results = tmp_path / "results.json"
+    deadline = time.monotonic() + 120
+    try:
+        while True:
+            assert time.monotonic() < deadline, "no episode finished"
+            assert proc.poll() is None, "the run ended before the browser could be killed"
+            if results.exists() and json.loads(results.read_text())["episodes"]:
+                break
+            time.sleep(0.1)
+        for pid in chromium_descendants(proc.pid):
+            os.kill(pid, signal.SIGKILL)
+        _out, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 1, err
+    assert "The browser closed during the run" in err and "--resume" in err
+    assert "Traceback" not in err
+    kept = json.loads(results.read_text())
+    assert kept["run"]["interrupted"] is True
+    assert 1 <= len(kept["episodes"]) < 5
