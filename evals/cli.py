@@ -36,7 +36,7 @@ from .tasks import builtin_suites, load_suite, suite_schema
 
 __all__ = ["main"]
 
-DEFAULT_SUITE = "demo"
+DEFAULT_SUITE = "builtin"
 
 
 def _shard(text: str) -> tuple[int, int]:
