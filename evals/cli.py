@@ -220,10 +220,22 @@ def _cmd_validate(args: argparse.Namespace) -> int:
         options = RunOptions(suite=args.suite, providers=("reference",), out=Path(tmp),
                              workers=args.workers)
         results = asyncio.run(run_suite(options))
-    bad = [e for e in results.episodes if e.status != "success"]
+    def problem(e: Episode) -> str:
+        """Why a reference does not prove its task (a step that erred proves nothing)."""
+        if e.status != "success":
+            return e.reason
+        erred = [(i, c) for i, c in enumerate(e.trajectory, 1) if c.error]
+        if erred:
+            i, c = erred[0]
+            return (f"step {i} ({c.tool}) failed with [{c.error}]: "
+                    f"{' '.join(c.output.split())[:200]}")
+        return ""
+
+    bad = [e for e in results.episodes if problem(e)]
     for e in sorted(results.episodes, key=lambda e: e.task):
-        mark = "ok  " if e.status == "success" else "FAIL"
-        print(f"{mark} {e.task} ({e.steps} steps)" + (f": {e.reason}" if e.reason else ""))
+        why = problem(e)
+        mark = "FAIL" if why else "ok  "
+        print(f"{mark} {e.task} ({e.steps} steps)" + (f": {why}" if why else ""))
     if bad:
         print(f"{len(bad)} of {len(results.episodes)} reference solution(s) failed")
         return 1

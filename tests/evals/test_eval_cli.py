@@ -143,3 +143,28 @@ def test_a_browser_killed_mid_run_is_one_message_and_keeps_what_finished(
     kept = json.loads(results.read_text())
     assert kept["run"]["interrupted"] is True
     assert 1 <= len(kept["episodes"]) < 5
+
+
+@pytest.mark.browser
+def test_validate_fails_a_reference_whose_step_errs_even_if_the_checks_pass(
+        tmp_path: Path) -> None:
+    suite = {
+        "schema": 1, "name": "erring",
+        "site": {"folder": str(DATA.parent / "sites" / "evals"),
+                 "origin": "http://erring.webrefs.test"},
+        "tasks": [{
+            "id": "fill-a-link", "start_url": "/about.html", "goal": "Say hello.",
+            "success": [{"type": "answer", "contains": "hello"}],
+            "reference": [
+                {"tool": "web_snapshot"},
+                {"tool": "web_fill", "target": {"role": "link", "name": "Back to the shop"},
+                 "args": {"value": "x"}},
+                {"answer": "hello"},
+            ],
+        }],
+    }
+    path = tmp_path / "erring.json"
+    path.write_text(json.dumps(suite))
+    proc = webrefs("eval", "validate", str(path))
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "FAIL fill-a-link (2 steps): step 2 (web_fill) failed with [" in proc.stdout
