@@ -40,8 +40,8 @@
  *   tag         lower-case tag name; "#text" for a run of text standing between element
  *               children of a node (such a node has only `text`)
  *   role        explicit role attribute, else the implicit role; absent for generic text
- *   name        simplified accessible name (labelledby, aria-label, label, alt, value of
- *               buttons, content for roles named by content, title, placeholder)
+ *   name        accessible name by accname 1.2 / HTML-AAM (CSS generated content, embedded
+ *               controls, aria-owns; never a password's value), placeholder last
  *   text        direct visible text (inline text-only children folded in), whitespace folded
  *   ref         "e12" (main frame) / "f1e3" (frames): interactive and clickable nodes always,
  *               content nodes with contentRefs
@@ -127,7 +127,9 @@
   // ---- tables -------------------------------------------------------------------------------
   const SKIP = new Set(['script', 'style', 'head', 'meta', 'link', 'base', 'title', 'datalist', 'param', 'source', 'track']);
   const SKIP_COUNTED = new Set(['template', 'noscript']);
-  const LEAF = new Set(['button', 'select', 'textarea', 'input', 'option', 'img', 'video', 'audio', 'canvas', 'iframe', 'frame', 'object', 'embed', 'progress', 'meter', 'svg', 'math', 'picture']);
+  const LEAF = new Set(['button', 'select', 'textarea', 'input', 'option', 'img', 'video', 'audio', 'canvas', 'iframe', 'frame', 'object', 'embed', 'progress', 'meter', 'svg', 'math']);
+  // A tiny (1x1 px) replaced element is small, not clipped away.
+  const REPLACED = new Set(['img', 'input', 'select', 'textarea', 'video', 'canvas', 'object', 'embed']);
   const INLINE = new Set(['b', 'i', 'em', 'strong', 'span', 'small', 'sub', 'sup', 'code', 'abbr', 'cite', 'q', 'mark', 'u', 's', 'del', 'ins', 'time', 'kbd', 'var', 'samp', 'bdi', 'bdo', 'font', 'big', 'tt', 'data', 'dfn', 'strike', 'nobr']);
   const INTERACTIVE = new Set(['link', 'button', 'textbox', 'searchbox', 'combobox', 'listbox', 'checkbox', 'radio', 'slider', 'spinbutton', 'switch', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'tab', 'option', 'treeitem', 'gridcell']);
   const CONTENT = new Set(['heading', 'img', 'cell', 'columnheader', 'rowheader', 'listitem', 'paragraph', 'term', 'definition', 'caption', 'blockquote', 'code', 'status', 'alert', 'math', 'progressbar', 'meter', 'tooltip', 'note', 'figure', 'article', 'image', 'mark', 'time', 'emphasis', 'strong']);
@@ -225,7 +227,8 @@
   // 0 visible, 1 hidden with subtree; rect is filled in when the element has a box.
   function hiddenBox(el, cs, rect) {
     const w = rect.width, h = rect.height;
-    if ((w <= 1 && cs.overflowX !== 'visible') || (h <= 1 && cs.overflowY !== 'visible')) return true;
+    if (((w <= 1 && cs.overflowX !== 'visible') || (h <= 1 && cs.overflowY !== 'visible')) &&
+        !(w > 0 && h > 0 && REPLACED.has(el.localName))) return true;
     const pos = cs.position;
     if ((pos === 'absolute' || pos === 'fixed') && cs.clip !== 'auto') {
       const m = CLIP_RE.exec(cs.clip);
@@ -242,135 +245,217 @@
     return false;
   }
 
-  // Cheap check for name computation: is this element (not its ancestors) hidden?
-  function selfHidden(el, cs) {
-    if (el.hasAttribute('hidden') || el.getAttribute('aria-hidden') === 'true') return true;
-    return cs.display === 'none' || cs.visibility === 'hidden' || cs.visibility === 'collapse';
-  }
+  // el hidden itself (in a name's content) / with its ancestors (where a traversal starts)
+  const selfHidden = (el, cs) => el.hasAttribute('hidden') || el.getAttribute('aria-hidden') === 'true' ||
+    cs.display === 'none' || cs.visibility !== 'visible';
+  const hiddenDeep = (el) => !!el.closest('[aria-hidden="true"]') || el.checkVisibility?.({ visibilityProperty: true }) === false;
+  const attr = (el, a) => { const v = el.getAttribute(a); return v && v.trim() ? v : null; };
 
-  function kidsOf(el) {
-    if (el.shadowRoot) return el.shadowRoot.childNodes;
-    if (el.localName === 'slot') {
-      const a = el.assignedNodes();
-      return a.length ? a : el.childNodes;
+  const kidsOf = (el) => (el.shadowRoot ? el.shadowRoot.childNodes
+    : el.localName === 'slot' && el.assignedNodes().length ? el.assignedNodes() : el.childNodes);
+
+  // ---- aria-owns: owned elements move under their owner (tree and name) unless it holds no
+  // children, they are hidden or it makes a circle.
+  const ownsOf = new Map(), ownedBy = new Map();
+  for (const ow of doc.querySelectorAll('[aria-owns]')) {
+    const r = roleOf(ow, ow.localName), list = [];
+    if (LEAF.has(ow.localName) || ow.localName === 'details' || PRESENTATIONAL_KIDS.has(r)) continue;
+    for (const id of ow.getAttribute('aria-owns').trim().split(/\s+/)) {
+      const o = id ? ow.getRootNode().getElementById(id) : null;
+      let a = ow;
+      while (a && a !== o) a = ownedBy.get(a) || a.parentElement;
+      if (o && !a && !ownedBy.has(o) && !hiddenDeep(o)) { ownedBy.set(o, ow); list.push(o); }
     }
-    return el.childNodes;
+    if (list.length) ownsOf.set(ow, list);
   }
 
-  // ---- names ----------------------------------------------------------------------------------
-  const BLOCKISH = /^(block|flex|grid|table|list-item|flow-root|table-cell|table-row|inline-block|inline-flex|inline-grid)/;
-  function contentText(root, limit, skipControls) {
-    let out = '';
-    const stack = [];
-    const push = (list) => { for (let i = list.length - 1; i >= 0; i--) stack.push(list[i]); };
-    push(kidsOf(root));
-    let guard = 0;
-    while (stack.length && out.length < limit * 2 && guard++ < 5000) {
-      const n = stack.pop();
-      if (typeof n === 'string') { out += n; continue; }
-      if (n.nodeType === 3) { out += n.data; continue; }
-      if (n.nodeType !== 1) continue;
-      const tag = n.localName;
-      if (SKIP.has(tag) || SKIP_COUNTED.has(tag)) continue;
-      const cs = win.getComputedStyle(n);
-      if (selfHidden(n, cs)) continue;
-      const block = BLOCKISH.test(cs.display);
-      const label = n.getAttribute('aria-label');
-      if (label && label.trim()) { out += ' ' + label + ' '; continue; }
-      if (tag === 'img' || tag === 'area') { out += ' ' + (n.getAttribute('alt') || '') + ' '; continue; }
-      if (tag === 'br') { out += ' '; continue; }
-      if (tag === 'input') {
-        if (skipControls) continue;
-        const t = inputType(n);
-        if (t === 'image') out += ' ' + (n.getAttribute('alt') || '') + ' ';
-        else if (t === 'submit' || t === 'reset' || t === 'button') out += ' ' + (n.value || '') + ' ';
-        else if (t !== 'password' && t !== 'checkbox' && t !== 'radio' && t !== 'file' && t !== 'hidden') out += ' ' + n.value + ' ';
-        continue;
-      }
-      if (tag === 'select') {
-        if (!skipControls && n.selectedOptions && n.selectedOptions[0]) out += ' ' + n.selectedOptions[0].text + ' ';
-        continue;
-      }
-      if (tag === 'textarea') { if (!skipControls) out += ' ' + n.value + ' '; continue; }
-      if (tag === 'svg') {
-        const t = n.querySelector('title');
-        if (t) out += ' ' + t.textContent + ' ';
-        continue;
-      }
-      if (n.firstChild === null || !/\S/.test(n.textContent)) {
-        const title = n.getAttribute('title');  // an empty child speaks by its tooltip
-        if (title) { out += ' ' + title + ' '; continue; }
-      }
-      if (block) { out += ' '; stack.push(' '); }
-      push(kidsOf(n));
-    }
-    return out;
-  }
-
-  function byIds(el, ids) {
-    const root = el.getRootNode();
-    let out = '';
-    for (const id of ids.trim().split(/\s+/)) {
-      const t = root.getElementById ? root.getElementById(id) : doc.getElementById(id);
-      if (!t) continue;
-      const l = t.getAttribute('aria-label');
-      out += ' ' + (l && l.trim() ? l : t.localName === 'input' ? t.value : contentText(t, MAX_TEXT, false));
-    }
-    return fold(out);
-  }
-
-  // el.labels scans the whole document on first use (seconds on huge pages): index
-  // label[for] once per document or shadow root instead, and look up wrapping labels.
-  const LABELABLE = new Set(['input', 'select', 'textarea', 'button', 'meter', 'output', 'progress']);
-  const labelIndex = new Map();
-  function labelsOf(el) {
-    const out = [];
-    const id = el.id;
-    if (id) {
-      const root = el.getRootNode();
-      let index = labelIndex.get(root);
-      if (!index) {
-        index = new Map();
-        for (const l of root.querySelectorAll('label[for]')) {
-          const f = l.getAttribute('for');
-          const list = index.get(f);
-          if (list) list.push(l); else index.set(f, [l]);
+  // ---- CSS generated content is read only where it may be: GEN has keys (tag, .class, #id)
+  // of selectors setting `content`, '*' for any; kept per sheet.
+  const genMemo = reg.genMemo instanceof WeakMap ? reg.genMemo : (reg.genMemo = new WeakMap());
+  const GEN = new Set();
+  for (const sh of [...doc.styleSheets, ...(doc.adoptedStyleSheets || [])]) {
+    let keys = [], m = genMemo.get(sh);
+    try {
+      const n = sh.cssRules.length;
+      if (m && m[0] === n) keys = m[1];
+      else {
+        for (const st = [sh.cssRules]; st.length;) {
+          for (const r of st.pop()) {
+            if (r.style && r.style.content && !/^(""|''|none|normal)$/.test(r.style.content)) {
+              for (const sel of (r.selectorText || '*').split(',')) {
+                const last = sel.replace(/::?(before|after)\b.*$/i, '').replace(/:[\w-]+(\([^()]*\))?/g, '').trim().split(/[\s>+~]+/).pop();
+                const k = /[()\\[*]/.test(last) ? null : /\.[\w-]+|#[\w-]+/.exec(last) || /^[a-z][\w-]*/i.exec(last);
+                keys.push(k ? k[0].toLowerCase() : '*');
+              }
+            }
+            if (r.cssRules) st.push(r.cssRules);
+            if (r.styleSheet) st.push(r.styleSheet.cssRules);
+          }
         }
-        labelIndex.set(root, index);
+        genMemo.set(sh, [n, keys]);
       }
-      const found = index.get(id);
-      if (found) out.push(...found);
+    } catch (e) {  // another origin's, or one of ours that failed to load (no rules)
+      if (!sh.href || new URL(sh.href, doc.baseURI).origin !== win.location.origin) keys = ['*'];
     }
-    const wrap = el.closest('label');
-    if (wrap && !wrap.hasAttribute('for') && !out.includes(wrap)) out.push(wrap);
-    return out;
+    for (const k of keys) GEN.add(k);
+  }
+  // For '*' only the named element and empty ones (icons) are read.
+  const GCLS = [...GEN].some((k) => k[0] === '.');
+  const mayGen = (el) => (GEN.has('*') && (el === nm.target || !el.firstChild)) || GEN.has(el.localName) ||
+    (!!el.id && GEN.has('#' + el.id.toLowerCase())) || (GCLS && [].some.call(el.classList, (c) => GEN.has('.' + c.toLowerCase())));
+
+  // A computed `content`: strings, attr(), the alternative text after "/" (images, quotes,
+  // counters: nothing); null for an element's own content without alternative text.
+  const CONTENT_RE = /"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|(\/)|attr\(([^)]*)\)|[\w-]+\([^)]*\)|[^\s"'/]+/g;
+  function parseContent(el, c, pseudo) {
+    let cur = '', alt = false, m;
+    CONTENT_RE.lastIndex = 0;
+    while ((m = CONTENT_RE.exec(c))) {
+      if (m[1] !== undefined || m[2] !== undefined) cur += (m[1] ?? m[2]).replace(/\\(?:[0-9a-fA-F]{1,6}\s?|(.))/g, (x, ch) => ch || ' ');
+      else if (m[3]) { alt = true; cur = ''; }
+      else if (m[4]) cur += el.getAttribute(m[4].trim().split(/[\s,]/)[0]) || '';
+    }
+    return alt || pseudo ? cur : null;
+  }
+
+  function pseudoText(el, which) {
+    const ps = win.getComputedStyle(el, which), c = ps.content;
+    if (!c || c === 'none' || c === 'normal' || ps.display === 'none' || ps.visibility === 'hidden') return '';
+    const t = parseContent(el, c, true);
+    return t && ps.display !== 'inline' ? ' ' + t + ' ' : t;
+  }
+
+  // ---- names (accname 1.2, HTML-AAM) ----------------------------------------------------------
+  // 2A hidden, 2B aria-labelledby (then misspelt aria-labeledby), 2C embedded controls, 2D
+  // aria-label, 2E host language, 2F content, 2I title. Hidden nodes count only where the
+  // traversal's start (labelledby target, label, legend...) is hidden itself.
+  const F_SELF = 1, F_REF = 2, F_SHOW = 4;
+  const RANGE_ROLES = new Set(['slider', 'spinbutton', 'progressbar', 'scrollbar', 'meter']);
+  const NO_CONTENT = new Set(['video', 'audio', 'object', 'embed', 'svg']);
+  const LABELABLE = new Set(['input', 'select', 'textarea', 'button', 'meter', 'output', 'progress']);
+  let nm;  // the name computation under way
+
+  function lightRole(el, tag) {
+    const first = (el.getAttribute('role') || '').trim().split(/\s+/)[0].toLowerCase();
+    if (first === 'none' || first === 'presentation') return NATIVE_FOCUSABLE.has(tag) ? implicitRole(el, tag) : 'none';
+    if (first && first !== 'generic') return first;
+    if (LABELABLE.has(tag) || tag === 'img') return implicitRole(el, tag) || 'none';
+    return el.hasAttribute('contenteditable') && el.isContentEditable ? 'textbox' : null;
+  }
+
+  function byIds(el, name) {
+    const v = attr(el, name), seen = new Set();
+    let out = '';
+    for (const id of v ? v.trim().split(/\s+/) : []) {
+      const t = el.getRootNode().getElementById(id);
+      if (t && !seen.has(t)) { seen.add(t); out += ' ' + alt(t, F_REF | (hiddenDeep(t) ? F_SHOW : 0)); }
+    }
+    return out.trim() ? out : '';
+  }
+
+  // el.labels scans the whole document on first use (seconds on huge pages): label[for] is
+  // indexed once per document or shadow root instead.
+  const labelIndex = new Map();
+  function labelText(el, f) {
+    if (f & F_REF) return null;
+    const ls = [], root = el.getRootNode(), wrap = el.closest('label');
+    let index = labelIndex.get(root);
+    if (el.id && !index) {
+      labelIndex.set(root, index = new Map());
+      for (const l of root.querySelectorAll('label[for]')) index.set(l.htmlFor, (index.get(l.htmlFor) || []).concat(l));
+    }
+    if (el.id) ls.push(...(index.get(el.id) || []));
+    if (wrap && !wrap.hasAttribute('for')) ls.push(wrap);
+    let out = '';
+    for (const l of ls.sort((a, b) => (a.compareDocumentPosition(b) & 4 ? -1 : 1))) out += ' ' + alt(l, hiddenDeep(l) ? F_SHOW : 0);
+    return out.trim() ? out : null;
+  }
+
+  // 2C: a control in a label, labelledby target or content: its value (no password's).
+  function embedded(el, tag, role) {
+    if (role === 'textbox' || role === 'searchbox' || (role === 'combobox' && tag === 'input')) {
+      return tag === 'input' ? (el.type === 'password' ? '' : el.value) : tag === 'textarea' ? el.value : el.textContent;
+    }
+    if (role === 'combobox' || role === 'listbox') {
+      if (tag === 'select') return Array.from(el.selectedOptions, (o) => o.label).join(' ');
+      const box = role === 'listbox' ? el : el.querySelector('[role="listbox"]');
+      return box ? Array.from(box.querySelectorAll('[role="option"][aria-selected="true"]'), (o) => alt(o, F_SHOW)).join(' ') : '';
+    }
+    if (RANGE_ROLES.has(role)) return el.getAttribute('aria-valuetext') ?? el.getAttribute('aria-valuenow') ?? (LEAF.has(tag) ? String(el.value) : '');
+    return role === 'menu' ? '' : null;
+  }
+
+  function firstChild(el, t, f) {  // legend, figcaption, caption, svg title
+    const c = el.querySelector(':scope > ' + t), s = !c ? '' : t === 'title' ? c.textContent : alt(c, (f & (F_SHOW | F_REF)) | (hiddenDeep(c) ? F_SHOW : 0));
+    return s.trim() ? s : null;
+  }
+
+  // 2E: the host language's name (null: go on with content, title).
+  function native(el, tag, f) {
+    const t = tag === 'input' ? el.type : '';
+    if (t === 'submit' || t === 'reset' || t === 'button') return el.value.trim() ? el.value : t === 'submit' ? 'Submit' : t === 'reset' ? 'Reset' : null;
+    if (LABELABLE.has(tag)) {
+      const ls = labelText(el, f);
+      if (ls !== null || tag === 'button' || tag === 'meter' || tag === 'progress') return ls;
+      if (t === 'image') return attr(el, 'alt') || attr(el, 'title') || 'Submit';
+      if (t === 'file') return 'Choose File';
+      return attr(el, 'title') || (tag === 'output' ? '' : tag === 'textarea' || TEXT_INPUT.has(t) || t === 'number' ? attr(el, 'placeholder') : null);
+    }
+    if (tag === 'fieldset' || tag === 'figure') return firstChild(el, tag === 'figure' ? 'figcaption' : 'legend', f);
+    if (tag === 'table') return firstChild(el, 'caption', f) || attr(el, 'summary');
+    if (tag === 'img' || tag === 'area') return attr(el, 'alt');
+    return el instanceof win.SVGElement ? firstChild(el, 'title', f | F_SHOW) : null;
+  }
+
+  // 2F: ::before, own `content` alternative or children (shadow, slots, owned), ::after.
+  function fromContent(el, cs, f) {
+    const gen = nm.pseudo || el.shadowRoot || (GEN.size > 0 && mayGen(el)), was = nm.pseudo;
+    nm.pseudo = was || !!el.shadowRoot;
+    let out = gen ? pseudoText(el, '::before') : '';
+    const own = gen && cs.content !== 'normal' && cs.content !== 'none' ? parseContent(el, cs.content, false) : null;
+    if (own !== null) out += own;
+    else if (!NO_CONTENT.has(el.localName)) {
+      const kids = kidsOf(el);
+      for (let i = 0; i < kids.length && nm.size < MAX_TEXT * 2; i++) {
+        const k = kids[i];
+        if (k.nodeType === 3) { out += k.data; nm.size += k.data.length; }
+        if (k.nodeType !== 1 || ownedBy.has(k)) continue;
+        if (k.localName === 'br') { out += ' '; continue; }
+        const kcs = win.getComputedStyle(k), t = alt(k, f & ~F_SELF, kcs);
+        out += kcs.display === 'inline' ? t : ' ' + t + ' ';
+      }
+      for (const o of ownsOf.get(el) || []) out += ' ' + alt(o, f & ~F_SELF) + ' ';
+    }
+    nm.pseudo = was;
+    return gen ? out + pseudoText(el, '::after') : out;
+  }
+
+  function alt(el, f, cs) {
+    if (nm.visited.has(el) || ++nm.steps > 4000 || nm.size >= MAX_TEXT * 2) return '';
+    const self = f & F_SELF, tag = el.localName;
+    if (!self && ((el === nm.target && !(f & F_REF)) || SKIP.has(tag) || SKIP_COUNTED.has(tag))) return '';
+    cs = cs || win.getComputedStyle(el);
+    if (!self && !(f & F_SHOW) && selfHidden(el, cs)) return '';
+    const lb = f & F_REF ? '' : byIds(el, 'aria-labelledby') || byIds(el, 'aria-labeledby');
+    if (lb) return lb;
+    nm.visited.add(el);
+    const role = self ? nm.role : lightRole(el, tag), none = role === 'none' || role === 'presentation';
+    let s = self || el === nm.target ? null : embedded(el, tag, role);
+    if (s === null) s = attr(el, 'aria-label');
+    if (s === null && !none) s = native(el, tag, f);
+    if (s !== null) { nm.size += s.length; return s; }
+    const content = !self || nm.content ? fromContent(el, cs, f) : '';
+    if (/\S/.test(content)) return content;
+    s = !none || tag === 'iframe' ? attr(el, 'title') : null;
+    return s !== null ? s : self ? '' : content;
   }
 
   function nameOf(el, tag, role, clickable) {
-    let n = '';
-    const lb = el.getAttribute('aria-labelledby');
-    if (lb) n = byIds(el, lb);
-    if (!n) n = fold(el.getAttribute('aria-label') || '');
-    const isInput = tag === 'input';
-    const t = isInput ? inputType(el) : '';
-    if (!n && LABELABLE.has(tag)) {
-      let s = '';
-      for (const l of labelsOf(el)) s += ' ' + contentText(l, MAX_TEXT, true);
-      n = fold(s);
-    }
-    if (!n && (tag === 'img' || tag === 'area' || (isInput && t === 'image'))) n = fold(el.getAttribute('alt') || '');
-    if (!n && isInput && (t === 'submit' || t === 'reset' || t === 'button')) {
-      n = fold(el.value || '') || (t === 'submit' ? 'Submit' : t === 'reset' ? 'Reset' : '');
-    }
-    if (!n && tag === 'fieldset') { const lg = el.querySelector(':scope > legend'); if (lg) n = fold(contentText(lg, MAX_TEXT, false)); }
-    if (!n && tag === 'figure') { const fc = el.querySelector(':scope > figcaption'); if (fc) n = fold(contentText(fc, MAX_TEXT, false)); }
-    if (!n && tag === 'table') { const c = el.querySelector(':scope > caption'); if (c) n = fold(contentText(c, MAX_TEXT, false)); }
-    if (!n && tag === 'svg') { const st = el.querySelector(':scope > title'); if (st) n = fold(st.textContent || ''); }
-    if (!n && (NAMED_BY_CONTENT.has(role) || (clickable && !role))) n = fold(contentText(el, MAX_TEXT, false));
-    if (!n) n = fold(el.getAttribute('title') || '');
-    if (!n && (isInput || tag === 'textarea')) n = fold(el.getAttribute('placeholder') || '');
-    if (!n) n = fold(el.getAttribute('aria-placeholder') || '');
-    if (!n && isInput && t === 'file') n = 'Choose File';
+    nm = {
+      target: el, role, visited: new Set(), steps: 0, size: 0, pseudo: el.getRootNode() !== doc,
+      content: NAMED_BY_CONTENT.has(role) || (clickable && !role) || tag === 'summary',
+    };
+    const n = fold(alt(el, F_SELF) || el.getAttribute('aria-placeholder') || '');
     return n ? cap(n, MAX_TEXT, 'maxTextPerNode') : '';
   }
 
@@ -480,7 +565,7 @@
   // inline, text-only children (<b>, <span>...) are folded into the runs. Returns
   // [items, textOnly]: items mixes run strings and elements; textOnly is the whole text
   // when no element needs walking (else null).
-  function splitKids(list, cs, withText) {
+  function splitKids(list, cs, withText, owned) {
     const items = [];
     let run = '';
     let total = 0;
@@ -498,6 +583,7 @@
       const nt = k.nodeType;
       if (nt === 3) { if (textOk && run.length < MAX_TEXT * 8) run += k.data; continue; }
       if (nt !== 1) continue;
+      if (ownedBy.size && ownedBy.has(k)) continue;  // walked under its aria-owns owner
       const tag = k.localName;
       if (tag === 'br') { run += ' '; continue; }
       if (tag === 'wbr') continue;
@@ -519,6 +605,7 @@
       hasEl = true;
     }
     flush();
+    if (owned) { items.push(...owned); hasEl = true; }
     if (!hasEl) return [items, total ? items.join(' ') : ''];
     return [items, null];
   }
@@ -580,7 +667,7 @@
     const quiet = sup && !interactiveRole && !clickable && !role;
     let items = null, text = '';
     if (list) {
-      const split = splitKids(list, cs, !visHidden && !quiet);
+      const split = splitKids(list, cs, !visHidden && !quiet, ownsOf.size ? ownsOf.get(el) : undefined);
       items = split[0];
       if (split[1] !== null) { text = split[1]; items = null; }
     }
