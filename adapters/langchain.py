@@ -94,8 +94,10 @@ def _arguments(args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
 class WebToolkit(BaseToolkit):
     """Browser tools for LangChain agents, acting on a Browser's active tab (or one Tab).
 
-    ``include`` picks exactly these tools (it can add opt-in ones: ``web_hover``,
-    ``web_wait_for``, ``web_upload``, ``web_tabs``); ``exclude`` removes some; ``after_action``
+    ``tools`` is where the selection starts: ``"default"`` (core and navigation tools),
+    ``"all"``, a group name of ``webrefs.tools.TOOL_GROUPS``, or an exact list of names;
+    ``include`` adds tools (opt-in ones: ``web_hover``, ``web_wait_for``, ``web_upload``,
+    ``web_tabs``, or the group ``"optional"``); ``exclude`` removes some; ``after_action``
     is ``"none"``, ``"diff"`` or ``"snapshot"``; ``allow_navigation=False`` drops
     ``web_navigate`` and ``web_go_back``; ``vision=True`` adds ``web_screenshot``.
     """
@@ -107,6 +109,7 @@ class WebToolkit(BaseToolkit):
     tab: SkipValidation[Tab | None] = None
     """...or always on this tab (give one of the two)."""
     max_tokens: int = 3000
+    tools: str | Sequence[str] = "default"
     include: Sequence[str] | None = None
     exclude: Sequence[str] | None = None
     after_action: Literal["none", "diff", "snapshot"] = "none"
@@ -119,6 +122,7 @@ class WebToolkit(BaseToolkit):
             self.browser,
             tab=self.tab,
             max_tokens=self.max_tokens,
+            tools=self.tools if isinstance(self.tools, str) else tuple(self.tools),
             include=tuple(self.include) if self.include is not None else None,
             exclude=tuple(self.exclude or ()),
             after_action=self.after_action,

@@ -87,8 +87,9 @@ def _make_tool(
 class WebToolSpec(BaseToolSpec):
     """Browser tools for LlamaIndex agents, acting on a Browser's active tab (or one Tab).
 
-    Options are those of the LangChain ``WebToolkit``: ``max_tokens``, ``include``,
-    ``exclude``, ``after_action``, ``allow_navigation``, ``vision``.
+    Options are those of the LangChain ``WebToolkit``: ``max_tokens``, ``tools`` (where the
+    selection starts: ``"default"``, ``"all"``, a group name or an exact list), ``include``
+    (tools added), ``exclude``, ``after_action``, ``allow_navigation``, ``vision``.
     """
 
     def __init__(
@@ -97,6 +98,7 @@ class WebToolSpec(BaseToolSpec):
         *,
         tab: Tab | None = None,
         max_tokens: int = 3000,
+        tools: str | Sequence[str] = "default",
         include: Sequence[str] | None = None,
         exclude: Sequence[str] | None = None,
         after_action: Literal["none", "diff", "snapshot"] = "none",
@@ -107,6 +109,7 @@ class WebToolSpec(BaseToolSpec):
             browser,
             tab=tab,
             max_tokens=max_tokens,
+            tools=tools if isinstance(tools, str) else tuple(tools),
             include=tuple(include) if include is not None else None,
             exclude=tuple(exclude or ()),
             after_action=after_action,

@@ -133,7 +133,8 @@ async def _langchain_loop(ctx: Browser, task: Task, provider: Provider, options:
     from langchain.agents import create_agent
 
     toolkit = WebToolkit(browser=ctx, max_tokens=options.max_tokens,
-                         after_action=options.after_action, include=options.include)
+                         after_action=options.after_action,
+                         tools=list(options.include) if options.include is not None else "default")
     tools = [*toolkit.get_tools(), final_answer_tool()]
     system = await toolkit.asystem_prompt(tool_calling=not provider.text_actions)
     model: Any = provider.make_model(task)

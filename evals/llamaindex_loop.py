@@ -65,7 +65,8 @@ async def llamaindex_loop(ctx: Browser, task: Task, provider: Provider,
                           calls: Path | None, calls_mode: CassetteMode | None) -> LoopResult:
     """Run the task in a ``FunctionAgent``; see the module docstring."""
     spec = WebToolSpec(browser=ctx, max_tokens=options.max_tokens,
-                       after_action=options.after_action, include=options.include)
+                       after_action=options.after_action,
+                       tools=list(options.include) if options.include is not None else "default")
     system = await spec.asystem_prompt()
     llm = provider.make_model(task)
     agent = FunctionAgent(tools=[*spec.to_tool_list(), _final_answer_tool()], llm=llm,

@@ -56,7 +56,12 @@ class Browser:
         tab_options: TabOptions | None = None,
         **more: Any,
     ) -> Browser:
-        """Start an isolated Chromium (fresh temporary profile unless ``user_data_dir``)."""
+        """Start an isolated Chromium (fresh temporary profile unless ``user_data_dir``).
+
+        ``**more`` takes any :class:`BrowserOptions` field: ``proxy`` (a URL, credentials
+        included), ``user_agent``, ``locale``, ``timezone_id``, ``device`` (a Playwright device
+        name), ``extra_http_headers``, ``geolocation``, ``permissions``, ``storage_state``
+        (a file from :meth:`save_storage_state`), ``args``, ``downloads_dir``, ..."""
         opts = merge_options(
             options or BrowserOptions(),
             {
@@ -205,6 +210,13 @@ class Browser:
         return self._tab(core)
 
     switch_tab = blocking(aswitch_tab)
+
+    async def asave_storage_state(self, path: str | None = None) -> dict[str, Any]:
+        """The cookies and local storage of this browser's context, written to ``path`` when
+        given; ``Browser.launch(storage_state=path)`` starts from it (log in once, reuse)."""
+        return await self._runner.arun(self._core.save_storage_state(path))
+
+    save_storage_state = blocking(asave_storage_state)
 
     @property
     def requests(self) -> list[RequestRecord]:

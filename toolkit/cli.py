@@ -1,7 +1,8 @@
 """The ``webrefs`` command: ``doctor``, ``snapshot``, ``demo`` and ``eval``.
 
 ``demo`` and ``eval`` belong to :mod:`webrefs.evals`; this module, the application layer, only
-hands their arguments on."""
+hands their arguments on. Failures end in one line on stderr saying what went wrong and what
+to do, with exit code 2 for bad input and 1 for everything else; never a traceback."""
 
 from __future__ import annotations
 
@@ -9,8 +10,11 @@ import argparse
 import importlib.metadata
 import os
 import platform
+import re
 import sys
 from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, NoReturn
 
 __all__ = ["main"]
 
@@ -64,23 +68,185 @@ def _doctor(args: argparse.Namespace) -> int:
     return 0 if ok else 1
 
 
+_NET_ERRORS: tuple[tuple[str, str, str], ...] = (
+    # (Chromium's net error name, what went wrong, what to do)
+    ("ERR_CONNECTION_REFUSED", "the connection was refused",
+     "check that a server is listening at that address and port, or fix the URL"),
+    ("ERR_NAME_NOT_RESOLVED", "the host name could not be resolved",
+     "check the spelling of the host, or your network and DNS"),
+    ("ERR_INTERNET_DISCONNECTED", "there is no network connection",
+     "connect to a network and try again"),
+    ("ERR_CONNECTION_TIMED_OUT", "the connection timed out",
+     "check that the host is reachable, or raise --timeout"),
+    ("ERR_TIMED_OUT", "the server did not answer in time",
+     "check that the host is reachable, or raise --timeout"),
+    ("ERR_CONNECTION_RESET", "the connection was reset",
+     "check the server; if it speaks plain HTTP, use http:// instead of https://"),
+    ("ERR_CONNECTION_CLOSED", "the server closed the connection",
+     "check the server; if it speaks plain HTTP, use http:// instead of https://"),
+    ("ERR_EMPTY_RESPONSE", "the server sent no data",
+     "check the server; if it speaks TLS, use https://"),
+    ("ERR_SSL_PROTOCOL_ERROR", "the TLS handshake failed",
+     "if the server speaks plain HTTP, use http:// instead of https://"),
+    ("ERR_SSL_VERSION_OR_CIPHER_MISMATCH", "the TLS handshake failed (no common version)",
+     "check the server's TLS setup, or use http:// if it speaks plain HTTP"),
+    ("ERR_CERT_", "the server's TLS certificate is not trusted",
+     "use a URL whose certificate is valid, or install the issuing authority"),
+    ("ERR_UNSAFE_PORT", "the browser refuses that port as unsafe",
+     "serve the page on another port"),
+    ("ERR_TOO_MANY_REDIRECTS", "the page redirects in a loop", "check the URL or the server"),
+    ("ERR_FILE_NOT_FOUND", "the file does not exist", "check the path"),
+)
+
+MIN_TOKENS = 50
+"""Smallest snapshot budget the command accepts: below it not even a page summary fits."""
+
+
+class _CliError(Exception):
+    """A failure explained in one line; ``code`` is the exit code (2 bad input, 1 failure)."""
+
+    def __init__(self, message: str, code: int = 1) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def _progress(args: argparse.Namespace, text: str) -> None:
+    if getattr(args, "progress", False):
+        print(f"webrefs: {text}", file=sys.stderr, flush=True)
+
+
+def normalize_url(url: str) -> str:
+    """The URL to open: a scheme-less address (``127.0.0.1:8000/``, ``example.com``) gets
+    ``http://``; an existing local file becomes a ``file://`` URL."""
+    url = url.strip()
+    if not url:
+        raise _CliError("the URL is empty; give one such as http://127.0.0.1:8000/", 2)
+    lowered = url.lower()
+    if "://" in url or lowered.startswith(("about:", "data:", "file:")):
+        if not lowered.startswith(("http://", "https://", "file://", "about:", "data:")):
+            raise _CliError(f"cannot open {url[:200]!r}: only http://, https://, file://, "
+                            "about: and data: URLs are supported", 2)
+        return url
+    path = Path(url).expanduser()
+    if url.startswith(("/", "./", "../", "~")) or path.exists():
+        if not path.exists():
+            raise _CliError(f"no such file: {url[:200]}; give an existing file or a URL", 2)
+        return path.resolve().as_uri()
+    return "http://" + url
+
+
+def _viewport(text: str) -> tuple[int, int]:
+    match = re.fullmatch(r"\s*(\d{2,5})\s*[xX×]\s*(\d{2,5})\s*", text)
+    if not match:
+        raise argparse.ArgumentTypeError(f"{text!r} is not WIDTHxHEIGHT, e.g. 1280x720")
+    width, height = int(match.group(1)), int(match.group(2))
+    if not (100 <= width <= 10000 and 100 <= height <= 10000):
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: width and height must be between 100 and 10000 pixels")
+    return width, height
+
+
+def _net_error(url: str, text: str) -> str | None:
+    """One line for a navigation failure named by a Chromium net error, else ``None``."""
+    for name, what, remedy in _NET_ERRORS:
+        if f"net::{name}" in text:
+            code = re.search(r"net::(ERR_[A-Z_]+)", text)
+            shown = f" ({code.group(1)})" if code else ""
+            return f"cannot open {url[:200]}: {what}{shown}; {remedy}"
+    return None
+
+
 def _snapshot(args: argparse.Namespace) -> int:
     from .browser import Browser
+    from .errors import (
+        ActionTimeoutError,
+        InvalidArgumentError,
+        NavigationError,
+        NoMatchError,
+        TargetError,
+    )
+    from .options import TabOptions
 
-    with Browser.launch() as browser:
-        tab = browser.new_tab(args.url)
-        snap = tab.snapshot(
-            max_tokens=args.max_tokens,
-            interactive_only=not args.content,
-            format=args.format,
-        )
+    url = normalize_url(args.url)
+    if args.max_tokens < MIN_TOKENS:
+        raise _CliError(f"--max-tokens {args.max_tokens} is too small for a snapshot; use "
+                        f"at least {MIN_TOKENS} (the default is 3000)", 2)
+    launch: dict[str, Any] = {
+        "tab_options": TabOptions(navigation_timeout_ms=max(args.timeout, 1) * 1000)}
+    if args.viewport is not None:
+        launch["viewport"] = args.viewport
+    _progress(args, "starting the browser")
+    with Browser.launch(**launch) as browser:
+        _progress(args, f"opening {url}")
+        try:
+            tab = browser.new_tab(url)
+        except NavigationError as exc:
+            line = _net_error(url, exc.message)
+            raise _CliError(line) if line else exc from None
+        if args.wait_for:
+            _progress(args, f"waiting for {args.wait_for!r}")
+            try:
+                tab.wait_for(text=args.wait_for, timeout_ms=args.timeout * 1000)
+            except ActionTimeoutError:
+                raise _CliError(f"{args.wait_for!r} did not appear on {tab.url[:200]} within "
+                                f"{args.timeout} s; check the text, or raise --timeout") from None
+        _progress(args, "taking the snapshot")
+        try:
+            snap = tab.snapshot(
+                max_tokens=args.max_tokens,
+                interactive_only=not args.content,
+                format=args.format,
+                scope=args.scope,
+            )
+        except (TargetError, InvalidArgumentError) as exc:
+            if args.scope is None:
+                raise
+            if isinstance(exc, NoMatchError):
+                raise _CliError(f"--scope {args.scope!r} matched nothing on "
+                                f"{tab.url[:200]}; check the CSS selector, or leave --scope out "
+                                "for the whole page", 2) from None
+            raise _CliError(f"--scope {args.scope!r}: {exc}", 2) from None
+    if args.json:
+        print(snap.model_dump_json(indent=2))
+    else:
         print(snap.text)
+    if snap.stats.refs_emitted == 0 and "max_tokens" in snap.stats.truncation_reasons:
+        print(f"webrefs: note: --max-tokens {args.max_tokens} only fits a summary of this page; "
+              "raise it to see its elements", file=sys.stderr)
     return 0
 
 
+class _Parser(argparse.ArgumentParser):
+    """An ArgumentParser whose usage errors are one line (and exit code 2)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+
+
+def _version() -> str:
+    try:
+        return importlib.metadata.version("webrefs")
+    except importlib.metadata.PackageNotFoundError:  # pragma: no cover - run from a checkout
+        from . import __version__
+
+        return __version__
+
+
+_DESCRIPTION = """\
+Browser tools for LLM agents, from the command line.
+
+  webrefs doctor                    check Python, packages, browser and tokenizer
+  webrefs snapshot 127.0.0.1:8000/  print the snapshot a model would read
+  webrefs demo                      run the offline demo agent
+  webrefs eval --help               run and compare eval suites
+"""
+
+
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="webrefs", description=__doc__)
-    sub = parser.add_subparsers(dest="command", required=True)
+    parser = _Parser(prog="webrefs", description=_DESCRIPTION,
+                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--version", action="version", version=f"webrefs {_version()}")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     doctor = sub.add_parser("doctor", help="check Python, packages, browser and tokenizer")
     doctor.add_argument("--executable-path", default=None, help="browser binary to check")
@@ -92,17 +258,40 @@ def _parser() -> argparse.ArgumentParser:
     sub.add_parser("eval", help="run, record, validate and compare eval suites (see 'webrefs "
                    "eval --help')", add_help=False)
 
-    snap = sub.add_parser("snapshot", help="print the snapshot of a URL")
-    snap.add_argument("url")
-    snap.add_argument("--max-tokens", type=int, default=3000)
+    snap = sub.add_parser(
+        "snapshot", help="print the snapshot of a URL",
+        description="Open a URL in a headless browser and print the snapshot a model would "
+        "read. A URL without a scheme gets http://; a local file path is opened as a file.")
+    snap.add_argument("url", help="the page to open, e.g. 127.0.0.1:8000/ or https://example.com")
+    snap.add_argument("--max-tokens", type=int, default=3000, metavar="N",
+                      help=f"token budget of the snapshot (at least {MIN_TOKENS}; default 3000)")
     snap.add_argument("--content", action="store_true", help="include content, not only controls")
-    snap.add_argument("--format", choices=("text", "json"), default="text")
+    snap.add_argument("--format", choices=("text", "json"), default="text",
+                      help="outline as text (what a model reads) or as JSON")
+    snap.add_argument("--json", action="store_true",
+                      help="print the whole snapshot object (text, refs, stats, page) as JSON")
+    snap.add_argument("--scope", metavar="SELECTOR",
+                      help="only the part of the page matching this CSS selector")
+    snap.add_argument("--viewport", type=_viewport, metavar="WxH",
+                      help="browser viewport in CSS pixels, e.g. 1280x720")
+    snap.add_argument("--wait-for", metavar="TEXT",
+                      help="wait until TEXT shows on the page before the snapshot")
+    snap.add_argument("--timeout", type=int, default=30, metavar="SECONDS",
+                      help="upper bound for loading the page and for --wait-for (default 30)")
+    shown = snap.add_mutually_exclusive_group()
+    shown.add_argument("--progress", dest="progress", action="store_true", default=None,
+                       help="report progress on stderr (default: when stderr is a terminal)")
+    shown.add_argument("--quiet", "-q", dest="progress", action="store_false",
+                       help="no progress on stderr")
     snap.set_defaults(func=_snapshot)
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    argv = list(sys.argv[1:] if argv is None else argv)
+def _one_line(text: str) -> str:
+    return " ".join(str(text).split())
+
+
+def _run(argv: list[str]) -> int:
     if argv[:1] == ["demo"]:
         # Everything after 'demo' belongs to the demo, options included.
         from .evals.demo import main as demo_main
@@ -114,8 +303,36 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return eval_main(argv[1:])
     args = _parser().parse_args(argv)
+    if getattr(args, "progress", False) is None:
+        args.progress = sys.stderr.isatty()
     result: int = args.func(args)
     return result
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command; returns the exit code (0 ok, 1 failure, 2 bad input)."""
+    from .errors import InvalidArgumentError, WebrefsError
+
+    argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        return _run(argv)
+    except _CliError as exc:
+        print(f"webrefs: error: {_one_line(str(exc))}", file=sys.stderr)
+        return exc.code
+    except WebrefsError as exc:
+        # str() is the message, the hint and the host's hint: what happened and what to do.
+        print(f"webrefs: error: {_one_line(str(exc))}", file=sys.stderr)
+        return 2 if isinstance(exc, InvalidArgumentError) else 1
+    except KeyboardInterrupt:
+        print("webrefs: interrupted", file=sys.stderr)
+        return 130
+    except Exception as exc:
+        if os.environ.get("WEBREFS_DEBUG"):
+            raise
+        print(f"webrefs: error: unexpected {type(exc).__name__}: "
+              f"{_one_line(str(exc))[:300]}; run again with WEBREFS_DEBUG=1 to see where, "
+              "and report it", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -46,7 +46,7 @@ def call(tool: BaseTool, args: dict[str, Any], call_id: str = "c1") -> ToolMessa
 
 # -- the toolkit and its tools (fake tab) ----------------------------------------------------
 def test_get_tools_are_native_sync_and_async_base_tools(fake: FakeTab) -> None:
-    toolkit = WebToolkit.from_tab(fake, include=["web_snapshot", "web_click", "web_hover"])
+    toolkit = WebToolkit.from_tab(fake, tools=["web_snapshot", "web_click", "web_hover"])
     tools = toolkit.get_tools()
     assert [t.name for t in tools] == ["web_snapshot", "web_click", "web_hover"]
     for tool in tools:
@@ -69,7 +69,7 @@ def test_toolkit_options_reach_the_registry(fake: FakeTab) -> None:
 
 
 def test_tool_call_gives_content_and_artifact(fake: FakeTab) -> None:
-    snapshot, click = WebToolkit.from_tab(fake, include=["web_snapshot", "web_click"]).get_tools()
+    snapshot, click = WebToolkit.from_tab(fake, tools=["web_snapshot", "web_click"]).get_tools()
     message = call(snapshot, {})
     assert message.status == "success" and isinstance(message.artifact, Snapshot)
     assert message.content == message.artifact.text
@@ -78,7 +78,7 @@ def test_tool_call_gives_content_and_artifact(fake: FakeTab) -> None:
 
 
 def test_errors_become_tool_messages(fake: FakeTab) -> None:
-    click, navigate = WebToolkit.from_tab(fake, include=["web_click", "web_navigate"]).get_tools()
+    click, navigate = WebToolkit.from_tab(fake, tools=["web_click", "web_navigate"]).get_tools()
     call(click, {"ref": "e2"})
     stale = call(click, {"ref": "e1"})
     assert stale.status == "error"
@@ -99,7 +99,7 @@ def test_errors_become_tool_messages(fake: FakeTab) -> None:
 def test_malformed_arguments_name_the_argument(
     fake: FakeTab, args: dict[str, Any], expected: str
 ) -> None:
-    (fill,) = WebToolkit.from_tab(fake, include=["web_fill"]).get_tools()
+    (fill,) = WebToolkit.from_tab(fake, tools=["web_fill"]).get_tools()
     message = call(fill, args)
     assert message.status == "error"
     assert message.content.startswith("web_fill failed: [invalid_argument] Invalid arguments:")
@@ -108,7 +108,7 @@ def test_malformed_arguments_name_the_argument(
 
 
 async def test_async_invoke_is_native(fake: FakeTab) -> None:
-    (fill,) = WebToolkit.from_tab(fake, include=["web_fill"]).get_tools()
+    (fill,) = WebToolkit.from_tab(fake, tools=["web_fill"]).get_tools()
     message = await fill.ainvoke(
         {"type": "tool_call", "name": "web_fill", "id": "a1", "args": {"ref": "e1", "value": "x"}}
     )
@@ -120,7 +120,7 @@ async def test_async_invoke_is_native(fake: FakeTab) -> None:
 
 
 def test_screenshot_content_carries_an_image_block(fake: FakeTab) -> None:
-    (shot,) = WebToolkit.from_tab(fake, include=[], vision=True).get_tools()
+    (shot,) = WebToolkit.from_tab(fake, tools=[], vision=True).get_tools()
     message = call(shot, {})
     assert isinstance(message.content, list)
     assert message.content[1]["type"] == "image" and message.content[1]["mime_type"] == "image/png"
@@ -189,7 +189,7 @@ def _params(name: str, snap: Snapshot | None, site: SiteServer | None, upload: P
 def _only(browser: Browser, name: str) -> BaseTool:
     """The one tool ``name`` of a toolkit on ``browser``."""
     vision = name == "web_screenshot"
-    (tool,) = WebToolkit(browser=browser, include=[] if vision else [name],
+    (tool,) = WebToolkit(browser=browser, tools=[] if vision else [name],
                          vision=vision).get_tools()
     assert tool.name == name
     return tool

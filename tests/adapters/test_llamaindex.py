@@ -48,7 +48,7 @@ def test_tool_list_has_sync_and_async_functions(fake: FakeTab) -> None:
 
 
 def test_sync_call_keeps_the_artifact(fake: FakeTab) -> None:
-    snapshot, click = WebToolSpec.from_tab(fake, include=["web_snapshot", "web_click"]
+    snapshot, click = WebToolSpec.from_tab(fake, tools=["web_snapshot", "web_click"]
                                            ).to_tool_list()
     out = snapshot.call()
     assert isinstance(out.raw_output, Snapshot) and out.content == out.raw_output.text
@@ -58,7 +58,7 @@ def test_sync_call_keeps_the_artifact(fake: FakeTab) -> None:
 
 
 async def test_async_call_and_errors(fake: FakeTab) -> None:
-    (click,) = WebToolSpec.from_tab(fake, include=["web_click"]).to_tool_list()
+    (click,) = WebToolSpec.from_tab(fake, tools=["web_click"]).to_tool_list()
     await click.acall(ref="e2")
     stale = await click.acall(ref="e1")
     assert stale.is_error and isinstance(stale.raw_output, StaleRefError)
@@ -70,7 +70,7 @@ async def test_async_call_and_errors(fake: FakeTab) -> None:
 
 
 def test_screenshot_output_has_an_image_block(fake: FakeTab) -> None:
-    (shot,) = WebToolSpec.from_tab(fake, include=[], vision=True).to_tool_list()
+    (shot,) = WebToolSpec.from_tab(fake, tools=[], vision=True).to_tool_list()
     out = shot.call()
     assert isinstance(out.blocks[1], ImageBlock) and "attached" in out.content
 

@@ -29,7 +29,7 @@ def test_a_killed_browser_is_reported_as_closed(proxy: RecordingProxy,
     try:
         ours = chromium_descendants() - before  # only the processes of this browser
         assert ours
-        tools = WebTools(browser, include=["web_navigate", "web_snapshot", "web_click",
+        tools = WebTools(browser, tools=["web_navigate", "web_snapshot", "web_click",
                                            "web_tabs", "web_get_text"])
         lc = {t.name: t for t in WebToolkit(browser=browser).get_tools()}
         tools.call("web_navigate", {"url": site.url("/hostile/hello.html")})

@@ -80,7 +80,7 @@ def test_llamaindex_tool_takes_one_bare_value(page: Tab) -> None:
 
 
 def test_the_registry_maps_a_bare_value_or_refuses(page: Tab) -> None:
-    tools = WebTools(tab=page, include=["web_click", "web_fill", "web_get_text"])
+    tools = WebTools(tab=page, tools=["web_click", "web_fill", "web_get_text"])
     assert "Say hello" in tools.call("web_click", "e1").content
     assert "Hello there" in tools.call("web_get_text", {}).content
     assert "ref" in WebTools(tab=page).spec("web_get_text").single_argument("e1")

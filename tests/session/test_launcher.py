@@ -9,6 +9,8 @@ import pytest
 from webrefs.errors import BrowserNotFoundError
 from webrefs.session import launcher
 
+from tests.session.test_discovery import playwright_says
+
 
 def test_explicit_path_must_be_executable(tmp_path: Path) -> None:
     fake = tmp_path / "chrome"
@@ -22,11 +24,12 @@ def test_explicit_path_must_be_executable(tmp_path: Path) -> None:
 def test_playwright_browser_wins_over_system(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    own = tmp_path / "chromium-1234" / "chrome-linux64" / "chrome"
+    monkeypatch.setenv("PLAYWRIGHT_BROWSERS_PATH", str(tmp_path))
+    own = Path(playwright_says())  # where this Playwright keeps the Chromium it drives
+    assert own.is_relative_to(tmp_path)
     own.parent.mkdir(parents=True)
     own.write_text("")
     own.chmod(0o755)
-    monkeypatch.setenv("PLAYWRIGHT_BROWSERS_PATH", str(tmp_path))
     assert launcher.find_chromium() == str(own)
 
 

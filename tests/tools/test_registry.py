@@ -19,8 +19,11 @@ from webrefs.errors import (
 from webrefs.evals.scripted import find_ref
 from webrefs.models import ActionResult, Snapshot, TextResult
 from webrefs.tools import (
+    ALL_TOOLS,
+    CORE_TOOLS,
     DEFAULT_TOOLS,
     OPTIONAL_TOOLS,
+    TOOL_GROUPS,
     TOOL_SPECS,
     ToolOptions,
     ToolOutput,
@@ -63,12 +66,39 @@ def test_default_selection_is_core_plus_navigation(fake: FakeTab) -> None:
 def test_host_controlled_navigation_drops_navigation_tools(fake: FakeTab) -> None:
     assert tools_for(fake, allow_navigation=False).names == CORE
     with pytest.raises(InvalidArgumentError, match="web_navigate"):
-        tools_for(fake, allow_navigation=False, include=["web_click", "web_navigate"])
+        tools_for(fake, allow_navigation=False, tools=["web_click", "web_navigate"])
+    with pytest.raises(InvalidArgumentError, match="web_go_back"):
+        tools_for(fake, allow_navigation=False, include=["web_go_back"])
+    assert tools_for(fake, allow_navigation=False, tools="all").names == [
+        n for n in TOOL_SPECS if n not in ("web_navigate", "web_go_back", "web_tabs")]
 
 
-def test_include_picks_exactly_and_adds_opt_in_tools(fake: FakeTab) -> None:
-    tools = tools_for(fake, include=["web_hover", "web_click", "web_snapshot"])
+def test_tools_list_picks_exactly(fake: FakeTab) -> None:
+    tools = tools_for(fake, tools=["web_hover", "web_click", "web_snapshot"])
     assert tools.names == ["web_snapshot", "web_click", "web_hover"]  # registry order
+
+
+def test_include_adds_to_the_defaults(fake: FakeTab) -> None:
+    tools = tools_for(fake, include=["web_hover"])
+    assert tools.names == [*DEFAULT_TOOLS, "web_hover"]
+    assert tools_for(fake, tools="default", include=["web_wait_for"]).names == [
+        *DEFAULT_TOOLS, "web_wait_for"]
+    assert tools_for(fake, tools=["web_snapshot"], include=["web_click"]).names == [
+        "web_snapshot", "web_click"]
+
+
+def test_all_and_groups(fake: FakeTab, browser: Browser) -> None:
+    # a single tab cannot offer web_tabs, so "all" leaves it out; a Browser offers it
+    assert tools_for(fake, tools="all").names == [n for n in TOOL_SPECS if n != "web_tabs"]
+    assert WebTools(browser, tools="all").names == list(ALL_TOOLS)
+    assert tools_for(fake, tools="core").names == list(CORE_TOOLS)
+    assert tools_for(fake, include=["optional"], exclude=["web_tabs", "navigation"]).names == [
+        *CORE_TOOLS, "web_hover", "web_wait_for", "web_upload", "web_screenshot"]
+    assert set(TOOL_GROUPS) == {"core", "navigation", "optional", "vision", "default", "all"}
+    assert TOOL_GROUPS["default"] == DEFAULT_TOOLS
+    with pytest.raises(InvalidArgumentError, match="'everything'") as info:
+        tools_for(fake, tools="everything")
+    assert "groups: core" in str(info.value)
 
 
 def test_exclude_and_vision(fake: FakeTab) -> None:
@@ -84,9 +114,11 @@ def test_unknown_names_are_rejected_with_the_known_list(fake: FakeTab) -> None:
 
 
 def test_tabs_tool_needs_a_browser(fake: FakeTab) -> None:
-    assert "web_tabs" not in tools_for(fake, include=[*CORE, "web_hover"]).names
+    assert "web_tabs" not in tools_for(fake, tools=[*CORE, "web_hover"]).names
     with pytest.raises(InvalidArgumentError, match="web_tabs"):
         tools_for(fake, include=["web_tabs"])
+    with pytest.raises(InvalidArgumentError, match="web_tabs"):
+        tools_for(fake, tools=["web_tabs"])
 
 
 def test_needs_exactly_one_of_browser_or_tab(fake: FakeTab) -> None:
@@ -169,7 +201,7 @@ def test_a_failed_follow_up_snapshot_still_reports_the_action(fake: FakeTab) -> 
 
 
 def test_get_text_and_every_other_handler(fake: FakeTab) -> None:
-    tools = tools_for(fake, include=[*list(TOOL_SPECS)[:-2], "web_screenshot"])
+    tools = tools_for(fake, tools=[*list(TOOL_SPECS)[:-2], "web_screenshot"])
     tools.call("web_click", {"ref": "e2"})
     tools.call("web_click", {"ref": "e6"})
     out = tools.call("web_get_text", {"max_length": 30})
@@ -312,7 +344,7 @@ def test_system_prompt_vision_needs_the_screenshot_tool(fake: FakeTab) -> None:
 
 
 async def test_system_prompt_for_text_only_models(fake: FakeTab) -> None:
-    text = await tools_for(fake, include=["web_snapshot", "web_click"]).asystem_prompt(
+    text = await tools_for(fake, tools=["web_snapshot", "web_click"]).asystem_prompt(
         tool_calling=False
     )
     assert "```json" in text

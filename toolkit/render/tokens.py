@@ -16,7 +16,22 @@ from ..errors import InvalidArgumentError, TokenizerError
 if TYPE_CHECKING:
     import tiktoken
 
-__all__ = ["TokenCounter", "count_tokens", "encoding_name", "get_encoding"]
+__all__ = [
+    "TOKENIZER_REMEDY",
+    "TokenCounter",
+    "count_tokens",
+    "encoding_name",
+    "get_encoding",
+    "require_encodings",
+]
+
+TOKENIZER_REMEDY = (
+    "tiktoken downloads its encoding files on first use. Give this program network access "
+    "once, or set TIKTOKEN_CACHE_DIR to a folder holding tiktoken's cached files (fill it on "
+    "a machine with network: TIKTOKEN_CACHE_DIR=DIR python -c \"import tiktoken; "
+    "tiktoken.get_encoding('o200k_base')\"). 'webrefs doctor' checks the tokenizer."
+)
+"""What to do when an encoding cannot be loaded (a remedy for the host, not for a model)."""
 
 _lock = threading.Lock()
 _encoders: dict[str, tiktoken.Encoding] = {}
@@ -72,13 +87,21 @@ def get_encoding(name: str = "o200k_base") -> tiktoken.Encoding:
             except Exception as exc:  # tiktoken raises plain exceptions when a download fails
                 raise TokenizerError(
                     f"The tiktoken encoding {resolved!r} could not be loaded "
-                    f"({type(exc).__name__}: {str(exc)[:200]}).",
-                    hint="tiktoken fetches its encoding files on first use; offline, set "
-                    "TIKTOKEN_CACHE_DIR to a folder holding tiktoken's cached files.",
+                    f"({type(exc).__name__}: {' '.join(str(exc).split())[:200]}).",
+                    hint=TOKENIZER_REMEDY,
+                    encoding=resolved,
                 ) from exc
             _encoders[resolved] = enc
         _encoders[name] = enc
     return enc
+
+
+def require_encodings(*names: str) -> None:
+    """Load each encoding (or model name) now, so a missing tokenizer fails once, up front,
+    with :data:`TOKENIZER_REMEDY`, instead of inside every later snapshot. Raises
+    :class:`~webrefs.errors.TokenizerError`."""
+    for name in dict.fromkeys(names):
+        get_encoding(name)
 
 
 def count_tokens(text: str, encoding: str = "o200k_base") -> int:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from pathlib import Path
 from typing import Any, Literal
 
 from playwright.async_api import Browser as PWBrowser
@@ -25,7 +26,13 @@ from ..errors import (
 )
 from ..models import RequestRecord
 from ..options import TabOptions
-from .launcher import BrowserOptions, chromium_args, find_chromium
+from .launcher import (
+    BrowserOptions,
+    bundled_chromium,
+    chromium_args,
+    find_chromium,
+    proxy_settings,
+)
 from .tabcore import TabCore
 
 __all__ = ["BrowserCore", "Ownership"]
@@ -70,9 +77,16 @@ class BrowserCore:
 
     # -- starting ----------------------------------------------------------------------------
     async def launch(self, opts: BrowserOptions) -> None:
-        executable = find_chromium(opts.executable_path)
-        self.downloads_dir = opts.downloads_dir
         self.playwright = await async_playwright().start()
+        try:
+            executable = find_chromium(
+                opts.executable_path,
+                bundled=None if opts.executable_path else bundled_chromium(self.playwright),
+            )
+        except BaseException:
+            await self._stop_playwright()
+            raise
+        self.downloads_dir = opts.downloads_dir
         chromium = self.playwright.chromium
         args = chromium_args(opts.args)
         width, height = opts.viewport
@@ -87,6 +101,12 @@ class BrowserCore:
             "viewport": {"width": width, "height": height},
             "accept_downloads": opts.downloads_dir is not None,
         }
+        try:
+            context_opts.update(self._emulation(opts))
+        except BaseException:
+            await self._stop_playwright()
+            raise
+        common["proxy"] = proxy_settings(opts.proxy)
         self.context_options = context_opts
         try:
             if opts.user_data_dir:
@@ -109,6 +129,49 @@ class BrowserCore:
             ) from None
         self.ownership = "launched"
         self.adopt_context()
+
+    def _emulation(self, opts: BrowserOptions) -> dict[str, Any]:
+        """Context options for device emulation, identity, headers, location and stored state."""
+        out: dict[str, Any] = {}
+        if opts.device is not None:
+            assert self.playwright is not None
+            descriptor = self.playwright.devices.get(opts.device)
+            if descriptor is None:
+                near = [n for n in self.playwright.devices if opts.device.lower() in n.lower()]
+                raise InvalidArgumentError(
+                    f"Unknown device {opts.device[:80]!r}.",
+                    hint=f"Use a name from Playwright's device list, e.g. "
+                    f"{', '.join(repr(n) for n in (near or ['iPhone 13', 'Pixel 7'])[:5])}.",
+                )
+            out.update({k: v for k, v in descriptor.items() if k != "default_browser_type"})
+        named = {"user_agent": opts.user_agent, "locale": opts.locale,
+                 "timezone_id": opts.timezone_id,
+                 "extra_http_headers": dict(opts.extra_http_headers)
+                 if opts.extra_http_headers else None}
+        out.update({k: v for k, v in named.items() if v is not None})
+        if opts.geolocation is not None:
+            latitude, longitude = opts.geolocation
+            out["geolocation"] = {"latitude": float(latitude), "longitude": float(longitude)}
+        if opts.permissions:
+            out["permissions"] = list(opts.permissions)
+        if opts.storage_state is not None:
+            if opts.user_data_dir:
+                raise InvalidArgumentError(
+                    "storage_state cannot be used with user_data_dir: a profile keeps its own "
+                    "cookies and storage.", hint="Give one of the two.")
+            if not Path(opts.storage_state).is_file():
+                raise InvalidArgumentError(
+                    f"storage_state {opts.storage_state[:200]!r} is not a file.",
+                    hint="Write one with Browser.save_storage_state(path) first.")
+            out["storage_state"] = opts.storage_state
+        return out
+
+    async def save_storage_state(self, path: str | None) -> dict[str, Any]:
+        """Cookies and local storage of this context (written to ``path`` when given)."""
+        self._check_alive()
+        assert self.context is not None
+        state: dict[str, Any] = dict(await self.context.storage_state(path=path))
+        return state
 
     async def connect(self, endpoint: str, timeout_ms: int) -> None:
         if not endpoint.startswith(("http://", "https://", "ws://", "wss://")):

@@ -1,16 +1,22 @@
-"""Finding a Chromium to launch, and the flags to launch it with. Pure logic, no browser."""
+"""Finding a Chromium to launch, and the flags to launch it with. No browser is started:
+Playwright's own Chromium is found through its public API (``chromium.executable_path``)."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import shutil
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
+from urllib.parse import unquote, urlsplit
 
-from ..errors import BrowserNotFoundError
+from ..errors import BrowserNotFoundError, InvalidArgumentError
 
-__all__ = ["BrowserOptions", "chromium_args", "find_chromium"]
+__all__ = ["BrowserOptions", "bundled_chromium", "chromium_args", "find_chromium",
+           "proxy_settings"]
 
 _NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "chrome")
 _USUAL_PLACES = (
@@ -51,41 +57,109 @@ class BrowserOptions:
     """Upper bound for launching and for navigation."""
     env: dict[str, str] = field(default_factory=dict)
     """Extra environment variables for the browser process."""
+    proxy: str | dict[str, str] | None = None
+    """Send all traffic through this proxy: a URL (``http://user:pass@proxy:3128``,
+    ``socks5://proxy:1080``) or Playwright's form (``{"server", "username", "password",
+    "bypass"}``)."""
+    user_agent: str | None = None
+    """The ``User-Agent`` pages see (header and ``navigator.userAgent``)."""
+    locale: str | None = None
+    """Browser locale such as ``de-DE`` (``navigator.language``, ``Accept-Language``)."""
+    timezone_id: str | None = None
+    """IANA time zone such as ``Europe/Berlin`` for the pages' clocks."""
+    device: str | None = None
+    """Emulate a device by its name in Playwright's device descriptors (``"iPhone 13"``,
+    ``"Pixel 7"``): its viewport, user agent, scale factor and touch. ``user_agent`` (and the
+    other options here) still override."""
+    extra_http_headers: dict[str, str] | None = None
+    """Headers sent with every request of the context."""
+    geolocation: tuple[float, float] | None = None
+    """``(latitude, longitude)`` pages get from ``navigator.geolocation`` (grant the
+    ``"geolocation"`` permission to let them read it)."""
+    permissions: tuple[str, ...] = ()
+    """Permissions granted to every origin (``"geolocation"``, ``"notifications"``, ...)."""
+    storage_state: str | None = None
+    """A file written by :meth:`Browser.save_storage_state` (cookies and local storage) to
+    start from: log in once, reuse the session. Not with ``user_data_dir`` (a profile keeps
+    its own state)."""
+
+
+def proxy_settings(proxy: str | dict[str, str] | None) -> dict[str, str] | None:
+    """Playwright's proxy settings for a proxy URL (credentials taken out of the URL) or a
+    settings dict."""
+    if proxy is None:
+        return None
+    if isinstance(proxy, dict):
+        if not proxy.get("server"):
+            raise InvalidArgumentError("proxy needs a 'server', e.g. 'http://proxy:3128'.")
+        return {str(k): str(v) for k, v in proxy.items()}
+    if not isinstance(proxy, str) or not proxy.strip():
+        raise InvalidArgumentError("proxy must be a URL such as 'http://proxy:3128' or a dict.")
+    parts = urlsplit(proxy.strip() if "://" in proxy else "http://" + proxy.strip())
+    if not parts.hostname:
+        raise InvalidArgumentError(f"proxy {proxy[:100]!r} names no host.")
+    host = f"[{parts.hostname}]" if ":" in parts.hostname else parts.hostname
+    server = f"{parts.scheme}://{host}" + (f":{parts.port}" if parts.port else "")
+    out = {"server": server}
+    if parts.username:
+        out["username"] = unquote(parts.username)
+        out["password"] = unquote(parts.password or "")
+    return out
+
+
+def _usable(path: str | None) -> str | None:
+    return path if path and Path(path).is_file() and os.access(path, os.X_OK) else None
+
+
+def bundled_chromium(playwright: Any) -> str | None:
+    """The Chromium that this Playwright installs and drives (``python -m playwright install
+    chromium``), read from a started Playwright's public ``chromium.executable_path``;
+    ``None`` when it is not installed. Works with sync and async Playwright objects."""
+    try:
+        path = playwright.chromium.executable_path
+    except Exception:  # an unknown platform: Playwright cannot name a path
+        return None
+    return _usable(path if isinstance(path, str) else None)
+
+
+def _ask_playwright() -> str | None:
+    from playwright.sync_api import Error, sync_playwright
+
+    try:
+        with sync_playwright() as playwright:
+            return bundled_chromium(playwright)
+    except Error:  # the driver did not start: no bundled browser can be used either
+        return None
 
 
 def _playwright_chromium() -> str | None:
-    """Playwright's own downloaded Chromium, when one is installed."""
+    """Playwright's own Chromium, when one is installed (asks a short-lived Playwright; the
+    sync API cannot run on a thread with a running event loop, so it then runs on another)."""
     try:
-        from playwright._impl._driver import compute_driver_executable  # noqa: F401
-    except ImportError:  # pragma: no cover - playwright is a core dependency
-        return None
-    root = Path(
-        os.environ.get("PLAYWRIGHT_BROWSERS_PATH") or Path.home() / ".cache" / "ms-playwright"
-    )
-    if not root.is_dir():
-        return None
-    candidates = sorted(root.glob("chromium-*/chrome-linux*/chrome"), reverse=True)
-    candidates += sorted(root.glob("chromium-*/chrome-mac*/Chromium.app/Contents/MacOS/*"))
-    candidates += sorted(root.glob("chromium-*/chrome-win*/chrome.exe"))
-    for c in candidates:
-        if c.is_file() and os.access(c, os.X_OK):
-            return str(c)
-    return None
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return _ask_playwright()
+    with ThreadPoolExecutor(1, thread_name_prefix="webrefs-find") as pool:
+        return pool.submit(_ask_playwright).result()
 
 
-def find_chromium(executable_path: str | None = None) -> str:
+_ASK = object()
+
+
+def find_chromium(executable_path: str | None = None, *, bundled: Any = _ASK) -> str:
     """Return the browser binary to launch, or raise :class:`BrowserNotFoundError`.
 
-    Order: an explicit path; Playwright's own Chromium; a system Chromium or Chrome on ``PATH``
-    or in the usual install locations.
+    Order: an explicit path; Playwright's own Chromium (``bundled``, when the caller has
+    already asked a started Playwright with :func:`bundled_chromium`; else Playwright is
+    asked); a system Chromium or Chrome on ``PATH`` or in the usual install locations.
     """
     if executable_path:
-        if Path(executable_path).is_file() and os.access(executable_path, os.X_OK):
+        if _usable(executable_path):
             return executable_path
         raise BrowserNotFoundError(
             f"executable_path {executable_path!r} is not an executable file.", hint=INSTALL_HINT
         )
-    own = _playwright_chromium()
+    own = _playwright_chromium() if bundled is _ASK else _usable(bundled)
     if own:
         return own
     for name in _NAMES:
@@ -93,7 +167,7 @@ def find_chromium(executable_path: str | None = None) -> str:
         if found:
             return found
     for place in _USUAL_PLACES:
-        if Path(place).is_file() and os.access(place, os.X_OK):
+        if _usable(place):
             return place
     raise BrowserNotFoundError("No Chromium or Chrome browser was found.", hint=INSTALL_HINT)
 

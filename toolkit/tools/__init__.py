@@ -4,6 +4,18 @@
 - :mod:`.args`: the pydantic argument models (the public contract of each tool);
 - :mod:`.context`: :class:`ToolOutput` and the :class:`ToolContext` handlers work with;
 - :mod:`.registry`: :class:`WebTools`, which selects tools and runs them by name;
+
+Which tools are offered: ``tools`` is where the selection starts (``"default"``: core and
+navigation; ``"all"``; a group name; or an exact list), ``include`` adds tools, ``exclude``
+removes them, ``vision=True`` adds the screenshot, ``allow_navigation=False`` drops
+navigation. The groups (``TOOL_GROUPS``): ``core`` (snapshot, click, fill, select, check,
+scroll, press key, get text), ``navigation`` (navigate, go back), ``optional`` (hover, wait
+for, upload, tabs, screenshot), ``vision`` (screenshot), ``default`` and ``all``. Any name
+list may use a group name for its tools::
+
+    WebTools(browser, include=["web_hover"])             # the defaults plus hover
+    WebTools(browser, tools=["web_snapshot", "web_click"])   # exactly these two
+    WebTools(browser, tools="all", exclude=["navigation"])
 - :mod:`.options`: :class:`ToolOptions`;
 - :mod:`.fmt`: the text a model reads for results and errors;
 - :mod:`.actionparse`: actions written as JSON in a model's text, for models without tool calling.
@@ -16,12 +28,24 @@ from __future__ import annotations
 from .context import ToolContext, ToolOutput
 from .options import ToolOptions
 from .registry import WebTools
-from .specs import DEFAULT_TOOLS, NAVIGATION_TOOLS, OPTIONAL_TOOLS, TOOL_SPECS, ToolSpec
+from .specs import (
+    ALL_TOOLS,
+    CORE_TOOLS,
+    DEFAULT_TOOLS,
+    NAVIGATION_TOOLS,
+    OPTIONAL_TOOLS,
+    TOOL_GROUPS,
+    TOOL_SPECS,
+    ToolSpec,
+)
 
 __all__ = [
+    "ALL_TOOLS",
+    "CORE_TOOLS",
     "DEFAULT_TOOLS",
     "NAVIGATION_TOOLS",
     "OPTIONAL_TOOLS",
+    "TOOL_GROUPS",
     "TOOL_SPECS",
     "ToolContext",
     "ToolOptions",

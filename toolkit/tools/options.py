@@ -16,10 +16,14 @@ class ToolOptions:
 
     max_tokens: int = 3000
     """Token budget of snapshots the tools return (``web_snapshot`` may ask for another)."""
+    tools: str | tuple[str, ...] = "default"
+    """The tools to start from: ``"default"`` (core and navigation tools), ``"all"`` (every
+    tool this binding can offer), another group name of ``TOOL_GROUPS``, or a list of tool
+    (or group) names, which replaces the defaults exactly."""
     include: tuple[str, ...] | None = None
-    """Exactly these tools (``None``: the defaults). Names opt-in tools such as ``web_hover``."""
+    """Tools (or group names) added to ``tools``, such as ``web_hover`` or ``"optional"``."""
     exclude: tuple[str, ...] = ()
-    """Tools removed from the selection."""
+    """Tools (or group names) removed from the selection."""
     after_action: After = "none"
     """What an action returns besides its one-line summary: nothing, the changes in the
     snapshot since the last one the tools returned, or the whole new snapshot."""
@@ -38,6 +42,12 @@ class ToolOptions:
             raise InvalidArgumentError(
                 f"after_action must be 'none', 'diff' or 'snapshot', got {self.after_action!r}."
             )
+        if isinstance(self.tools, str):
+            if not self.tools.strip():
+                raise InvalidArgumentError("tools must be 'default', 'all', a group name or a "
+                                           "list of tool names, not an empty string.")
+        else:
+            object.__setattr__(self, "tools", tuple(self.tools))
         for name in ("include", "exclude"):
             value = getattr(self, name)
             if isinstance(value, str):

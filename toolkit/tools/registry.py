@@ -34,11 +34,12 @@ from ..errors import (
     cap,
     elide,
 )
-from ..options import merge_options
+from ..options import RenderOptions, merge_options
+from ..render.tokens import require_encodings
 from .context import ModelView, ToolContext, ToolOutput
 from .fmt import format_error, tool_list
 from .options import ToolOptions
-from .specs import NAVIGATION_TOOLS, TOOL_SPECS, ToolSpec
+from .specs import NAVIGATION_TOOLS, TOOL_GROUPS, TOOL_SPECS, ToolSpec
 
 if TYPE_CHECKING:
     from .._loop import Runner
@@ -47,36 +48,69 @@ if TYPE_CHECKING:
 
 __all__ = ["WebTools"]
 
+DIFF_ENCODING = "o200k_base"
+"""The encoding action diffs are counted with (``diff_snapshots``' default)."""
 
-def _select_tools(options: ToolOptions, *, has_browser: bool) -> list[ToolSpec]:
-    known = set(TOOL_SPECS)
-    asked = set(options.include or ()) | set(options.exclude)
-    unknown = sorted(asked - known)
+
+def _expand(names: str | tuple[str, ...], field: str) -> list[str]:
+    """Tool names, with group names (``TOOL_GROUPS``) replaced by their tools."""
+    items = (names,) if isinstance(names, str) else names
+    out: list[str] = []
+    unknown: list[str] = []
+    for item in items:
+        if isinstance(item, str) and item in TOOL_GROUPS:
+            out.extend(TOOL_GROUPS[item])
+        elif isinstance(item, str) and item in TOOL_SPECS:
+            out.append(item)
+        else:
+            unknown.append(item)
     if unknown:
         shown = ", ".join(elide(n, 60) for n in unknown[:5])
         more = f" and {len(unknown) - 5} more" if len(unknown) > 5 else ""
         raise InvalidArgumentError(
-            f"Unknown tool name(s): {shown}{more}.", hint=f"Known: {', '.join(TOOL_SPECS)}."
+            f"Unknown tool name(s) in {field}: {shown}{more}.",
+            hint=f"Known: {', '.join(TOOL_SPECS)}; groups: {', '.join(TOOL_GROUPS)}.",
         )
-    if options.include is not None:
-        chosen = set(options.include)
-        blocked = sorted(chosen & set(NAVIGATION_TOOLS)) if not options.allow_navigation else []
-        if blocked:
-            raise InvalidArgumentError(
-                f"{', '.join(blocked)} cannot be included with allow_navigation=False."
-            )
-    else:
-        chosen = {n for n, s in TOOL_SPECS.items() if s.kind == "core"}
-        if options.allow_navigation:
-            chosen |= set(NAVIGATION_TOOLS)
+    return out
+
+
+def _select_tools(options: ToolOptions, *, has_browser: bool) -> list[ToolSpec]:
+    """``tools`` (a group, or an exact list), plus ``include``, plus the screenshot tool with
+    ``vision``, minus ``exclude``. Tools named one by one that the setup cannot offer (a
+    navigation tool with ``allow_navigation=False``, ``web_tabs`` without a Browser) are an
+    error; a group just leaves them out."""
+    base = _expand(options.tools, "tools")
+    added = _expand(options.include or (), "include")
+    removed = set(_expand(options.exclude, "exclude"))
+    named: set[str] = set()  # asked for one by one, not through a group
+    if not isinstance(options.tools, str):
+        named |= {n for n in options.tools if n in TOOL_SPECS}
+    named |= {n for n in options.include or () if n in TOOL_SPECS}
+    named -= removed
+    chosen = set(base) | set(added)
     if options.vision:
         chosen.add("web_screenshot")
+    if not options.allow_navigation:
+        blocked = sorted(named & set(NAVIGATION_TOOLS))
+        if blocked:
+            raise InvalidArgumentError(
+                f"{', '.join(blocked)} cannot be offered with allow_navigation=False."
+            )
+        chosen -= set(NAVIGATION_TOOLS)
     if not has_browser:
-        if options.include is not None and "web_tabs" in chosen:
+        if "web_tabs" in named:
             raise InvalidArgumentError("web_tabs needs a Browser; these tools act on one tab.")
         chosen.discard("web_tabs")
-    chosen -= set(options.exclude)
+    chosen -= removed
     return [s for n, s in TOOL_SPECS.items() if n in chosen]
+
+
+def _render_encoding(bound: object) -> str:
+    """The encoding snapshots of ``bound`` (a Browser or a Tab) are counted with."""
+    options = getattr(bound, "tab_options", None) or getattr(bound, "options", None)
+    render = getattr(options, "render", None)
+    encoding = getattr(render, "encoding", None)
+    return encoding if isinstance(encoding, str) else RenderOptions().encoding
 
 
 class WebTools:
@@ -92,7 +126,7 @@ class WebTools:
     ) -> None:
         if (browser is None) == (tab is None):
             raise InvalidArgumentError("WebTools needs a browser or a tab (exactly one).")
-        for key in ("include", "exclude"):
+        for key in ("tools", "include", "exclude"):
             if isinstance(overrides.get(key), list):
                 overrides[key] = tuple(overrides[key])
         self.options: ToolOptions = merge_options(options or ToolOptions(), overrides)
@@ -101,6 +135,9 @@ class WebTools:
         bound: Browser | Tab = browser if browser is not None else tab  # type: ignore[assignment]
         self._runner: Runner = bound.runner
         self.specs: list[ToolSpec] = _select_tools(self.options, has_browser=browser is not None)
+        # Every snapshot and diff counts tokens: a tokenizer that cannot load is the host's
+        # problem, so it fails here, once, and never reaches the model as a tool error.
+        require_encodings(_render_encoding(bound), DIFF_ENCODING)
         self._by_name = {s.name: s for s in self.specs}
         self._view = ModelView()
         self._lock: asyncio.Lock | None = None

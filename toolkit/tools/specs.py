@@ -27,9 +27,12 @@ if TYPE_CHECKING:
     from ..tab import Tab
 
 __all__ = [
+    "ALL_TOOLS",
+    "CORE_TOOLS",
     "DEFAULT_TOOLS",
     "NAVIGATION_TOOLS",
     "OPTIONAL_TOOLS",
+    "TOOL_GROUPS",
     "TOOL_SPECS",
     "ToolSpec",
 ]
@@ -242,6 +245,23 @@ TOOL_SPECS: dict[str, ToolSpec] = {
 }
 """Every tool, by name, in the order adapters list them."""
 
+CORE_TOOLS = tuple(n for n, s in TOOL_SPECS.items() if s.kind == "core")
+"""Reading and acting on the page: always offered unless excluded."""
 NAVIGATION_TOOLS = tuple(n for n, s in TOOL_SPECS.items() if s.kind == "navigation")
+"""Going elsewhere (``web_navigate``, ``web_go_back``); dropped by ``allow_navigation=False``."""
 OPTIONAL_TOOLS = tuple(n for n, s in TOOL_SPECS.items() if s.kind in ("optional", "vision"))
+"""Opt-in tools: hover, wait, upload, tabs, and the screenshot (``vision=True``)."""
 DEFAULT_TOOLS = tuple(n for n, s in TOOL_SPECS.items() if s.kind in ("core", "navigation"))
+"""What ``tools="default"`` offers: core and navigation."""
+ALL_TOOLS = tuple(TOOL_SPECS)
+"""Every tool (``tools="all"``)."""
+TOOL_GROUPS: Mapping[str, tuple[str, ...]] = {
+    "core": CORE_TOOLS,
+    "navigation": NAVIGATION_TOOLS,
+    "optional": OPTIONAL_TOOLS,
+    "vision": tuple(n for n, s in TOOL_SPECS.items() if s.kind == "vision"),
+    "default": DEFAULT_TOOLS,
+    "all": ALL_TOOLS,
+}
+"""Named groups of tools. Wherever tool names are taken (``tools``, ``include``,
+``exclude``), a group name stands for its tools."""
