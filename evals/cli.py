@@ -28,8 +28,10 @@ from typing import Any
 
 from webrefs.errors import InvalidArgumentError, WebrefsError
 
+from .compare import compare, render_comparison
 from .episode import EpisodeOptions
 from .prices import load_prices
+from .report import terminal_table, write_report
 from .results import Episode, Results, load_results, merge_results
 from .runner import RunOptions, run_suite
 from .tasks import builtin_suites, load_suite, suite_schema
@@ -147,24 +149,12 @@ def _options(args: argparse.Namespace, *, record: bool = False) -> RunOptions:
 
 
 def _write_reports(results: Results, folder: Path) -> list[Path]:
-    try:
-        from .report import write_report
-    except ImportError:  # pragma: no cover - the report module ships with the package
-        return []
     return write_report(results, folder)
 
 
 def _print_table(results: Results) -> None:
-    try:
-        from rich.console import Console
+    from rich.console import Console  # the evals extra's
 
-        from .report import terminal_table
-    except ImportError:
-        for name, s in results.providers.items():
-            rate = "-" if s.success_rate is None else f"{s.success_rate:.0%}"
-            print(f"{name:<24} {s.succeeded}/{s.tasks} succeeded ({rate}), "
-                  f"{s.invalid} invalid, {s.errors} errors")
-        return
     console = Console() if sys.stdout.isatty() else Console(width=140)
     console.print(terminal_table(results))
 
@@ -245,11 +235,6 @@ def _cmd_validate(args: argparse.Namespace) -> int:
 
 def _cmd_compare(args: argparse.Namespace) -> int:
     a, b = load_results(args.a), load_results(args.b)
-    try:
-        from .compare import compare, render_comparison
-    except ImportError:  # pragma: no cover - the compare module ships with the package
-        print("compare is not available in this installation", file=sys.stderr)
-        return 1
     print(render_comparison(compare(a, b)))
     return 0
 

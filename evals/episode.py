@@ -30,7 +30,7 @@ from webrefs.render.tokens import count_tokens
 
 from .checks import CheckResult, check_all
 from .loop import EpisodeOptions, LoopResult, classify_error
-from .providermodel import EpisodeModel
+from .providermodel import EpisodeModel, content_text
 from .providers import Provider
 from .recording import CassetteMode
 from .results import Episode, Status, ToolCall
@@ -69,15 +69,6 @@ def har_urls(path: Path) -> set[tuple[str, str]]:
             for e in data.get("log", {}).get("entries", [])}
 
 
-def _text(content: Any) -> str:
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return "\n".join(str(p.get("text", "")) if isinstance(p, dict) else str(p)
-                         for p in content)
-    return str(content)
-
-
 def _trajectory(messages: list[Any]) -> tuple[list[ToolCall], str, int | None, int | None]:
     """Tool calls with what the model saw, the final answer, and reported token usage."""
     from langchain_core.messages import AIMessage, ToolMessage
@@ -96,11 +87,11 @@ def _trajectory(messages: list[Any]) -> tuple[list[ToolCall], str, int | None, i
                 usage_known = True
                 prompt += int(usage.get("input_tokens", 0))
                 completion += int(usage.get("output_tokens", 0))
-            text = _text(msg.content).strip()
+            text = content_text(msg.content).strip()
             if text and not msg.tool_calls:
                 answer = text
         elif isinstance(msg, ToolMessage):
-            output = _text(msg.content)
+            output = content_text(msg.content)
             args = args_by_id.get(str(msg.tool_call_id), {})
             if msg.name == "final_answer":
                 answer = str(args.get("answer", output))

@@ -37,7 +37,7 @@ except ImportError as exc:  # pragma: no cover - the evals extra pulls in langch
 
 from pydantic import ConfigDict, Field
 
-__all__ = ["EpisodeModel", "ProviderError", "is_transient"]
+__all__ = ["EpisodeModel", "ProviderError", "content_text", "is_transient"]
 
 _TRANSIENT_STATUS = {408, 409, 425, 429, 500, 502, 503, 504, 529}
 _TRANSIENT_NAMES = ("RateLimit", "Timeout", "APIConnectionError", "ServiceUnavailable",
@@ -78,7 +78,8 @@ def is_transient(exc: BaseException) -> bool:
     return False
 
 
-def _text(content: Any) -> str:
+def content_text(content: Any) -> str:
+    """The text of a message's content (a string, or a list of text parts)."""
     if isinstance(content, str):
         return content
     if isinstance(content, list):
@@ -93,9 +94,9 @@ def as_text_conversation(messages: Sequence[BaseMessage]) -> list[BaseMessage]:
     out: list[BaseMessage] = []
     for m in messages:
         if isinstance(m, ToolMessage):
-            out.append(HumanMessage(content=f"Result of {m.name}:\n{_text(m.content)}"))
+            out.append(HumanMessage(content=f"Result of {m.name}:\n{content_text(m.content)}"))
         elif isinstance(m, AIMessage):
-            out.append(AIMessage(content=_text(m.content)))
+            out.append(AIMessage(content=content_text(m.content)))
         else:
             out.append(m)
     return out
@@ -103,7 +104,7 @@ def as_text_conversation(messages: Sequence[BaseMessage]) -> list[BaseMessage]:
 
 def parse_text_reply(reply: AIMessage, tools: Sequence[str], turn: int) -> AIMessage:
     """The model's text with its fenced JSON actions as tool calls (none: a final answer)."""
-    text = _text(reply.content)
+    text = content_text(reply.content)
     if not has_action(text):
         return AIMessage(content=text, usage_metadata=reply.usage_metadata)  # the answer
     try:
@@ -186,7 +187,7 @@ class EpisodeModel(BaseChatModel):
                 await asyncio.sleep(self.backoff_s * (2 ** attempt))
                 attempt += 1
         if not isinstance(reply, AIMessage):
-            reply = AIMessage(content=_text(getattr(reply, "content", reply)))
+            reply = AIMessage(content=content_text(getattr(reply, "content", reply)))
         if self.text_actions:
             turn = sum(isinstance(m, AIMessage) for m in messages) + 1
             return parse_text_reply(reply, self.tool_names, turn)
