@@ -191,11 +191,14 @@ async def run_episode(
             "status": "invalid", "reason": "no recorded model calls for this task"})
     if calls_mode == "record" and calls is not None and calls.exists():
         calls.unlink()  # a fresh recording, not one appended to an old run
-    ctx = await browser.anew_context(
-        record_har=str(record_har) if record_har else None,
-        replay_har=str(replay_har) if replay_har else None,
-        seed=options.seed,
-    )
+    try:
+        ctx = await browser.anew_context(
+            record_har=str(record_har) if record_har else None,
+            replay_har=str(replay_har) if replay_har else None,
+            seed=options.seed,
+        )
+    except WebrefsError as err:
+        return base.model_copy(update={"reason": f"no browser context: {err.message[:300]}"})
     try:
         try:
             await ctx.anew_tab(loaded.start_url(task))

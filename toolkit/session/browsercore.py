@@ -223,11 +223,18 @@ class BrowserCore:
         if record_har:
             opts["record_har_path"] = record_har
             opts["record_har_content"] = "embed"
-        context = await self.pw_browser.new_context(**opts)
-        if replay_har:
-            await context.route_from_har(replay_har, not_found="abort")
-        if seed is not None:
-            await context.add_init_script(script=_SEED_JS % (int(seed) & 0xFFFFFFFF))
+        try:
+            context = await self.pw_browser.new_context(**opts)
+            if replay_har:
+                await context.route_from_har(replay_har, not_found="abort")
+            if seed is not None:
+                await context.add_init_script(script=_SEED_JS % (int(seed) & 0xFFFFFFFF))
+        except PlaywrightError as exc:
+            self.dead = self.dead or not self.pw_browser.is_connected()
+            raise BrowserClosedError(
+                f"Could not open a browser context: {str(exc).splitlines()[0][:200]}",
+                host_hint="Launch a new Browser if this one has exited.",
+            ) from None
         child.context = context
         child.ownership = "context"
         child.adopt_context()
