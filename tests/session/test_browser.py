@@ -66,7 +66,7 @@ def test_popup_becomes_the_active_tab(browser: Browser, site: SiteServer) -> Non
     assert popup is not None, "the popup never became a tab"
     assert browser.active_tab == popup
     wait_until(lambda: popup.url.endswith("/basic/two.html"))
-    assert popup.title == "Page two"
+    assert wait_until(lambda: popup.title == "Page two", timeout=10), popup.title
     assert popup.id in browser.core.opened_log
     popup.close()
     assert browser.active_tab == opener
