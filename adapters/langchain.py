@@ -12,14 +12,21 @@ Every tool has an ``args_schema``, a blocking ``_run`` and a native async ``_aru
 ``(content, artifact)`` (``response_format="content_and_artifact"``): text for the model, and
 the :class:`~webrefs.Snapshot` / :class:`~webrefs.ActionResult` for programs. Errors (a stale
 ref, a blocked navigation, bad arguments) come back as tool messages, so a graph keeps going.
+
+The system prompt names the current page, which changes as the agent works: give
+``create_agent`` the middleware ``toolkit.live_prompt()`` (not ``system_prompt=``) and the prompt
+is made again before every model call::
+
+    agent = create_agent(model, toolkit.get_tools(), middleware=[toolkit.live_prompt()])
 """
 
 from __future__ import annotations
 
 import base64
-from collections.abc import Sequence
-from functools import partial
-from typing import Any, Literal
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import replace
+from functools import cache, partial
+from typing import TYPE_CHECKING, Any, Literal
 
 from webrefs.errors import missing_extra
 
@@ -29,12 +36,15 @@ except ImportError as exc:  # pragma: no cover - exercised by a subprocess test
     raise missing_extra("webrefs.adapters.langchain", "langchain") from exc
 
 from pydantic import ConfigDict, Field, PrivateAttr, SkipValidation
-from webrefs import Browser, Tab
-from webrefs.errors import WebrefsError
+from webrefs import Browser, ConsentRequest, SafetyPolicy, Tab
+from webrefs.errors import ConsentError, WebrefsError
 from webrefs.tools import ToolOutput, ToolSpec, WebTools
 from webrefs.tools.fmt import format_error, format_validation_error
 
-__all__ = ["WebTool", "WebToolkit"]
+if TYPE_CHECKING:
+    from langchain.agents.middleware import AgentMiddleware
+
+__all__ = ["WebTool", "WebToolkit", "live_prompt"]
 
 
 def _content(out: ToolOutput) -> str | list[str | dict[str, Any]]:
@@ -57,30 +67,86 @@ class WebTool(BaseTool):
     handle_tool_error: Any = True
     webtools: SkipValidation[WebTools] = Field(exclude=True)
     """The registry this tool runs on."""
+    approvals: SkipValidation[set[str] | None] = Field(default=None, exclude=True)
+    """With ``interrupt_on_confirm``: the actions a human approved, each used once."""
 
     @classmethod
-    def from_spec(cls, spec: ToolSpec, webtools: WebTools) -> WebTool:
+    def from_spec(cls, spec: ToolSpec, webtools: WebTools,
+                  approvals: set[str] | None = None) -> WebTool:
         return cls(
             name=spec.name,
             description=spec.description,
             args_schema=spec.args_model,
             webtools=webtools,
             handle_validation_error=partial(format_validation_error, spec.name),
+            approvals=approvals,
         )
 
     def _run(self, *args: Any, **kwargs: Any) -> tuple[Any, Any]:
+        arguments = _arguments(args, kwargs)
         try:
-            out = self.webtools.call(self.name, _arguments(args, kwargs))
+            try:
+                out = self.webtools.call(self.name, arguments)
+            except ConsentError as err:
+                self._ask_human(err)
+                out = self.webtools.call(self.name, arguments)
         except WebrefsError as err:
             raise ToolException(format_error(self.name, err)) from err
         return _content(out), out.artifact
 
     async def _arun(self, *args: Any, **kwargs: Any) -> tuple[Any, Any]:
+        arguments = _arguments(args, kwargs)
         try:
-            out = await self.webtools.acall(self.name, _arguments(args, kwargs))
+            try:
+                out = await self.webtools.acall(self.name, arguments)
+            except ConsentError as err:
+                self._ask_human(err)
+                out = await self.webtools.acall(self.name, arguments)
         except WebrefsError as err:
             raise ToolException(format_error(self.name, err)) from err
         return _content(out), out.artifact
+
+    def _ask_human(self, err: ConsentError) -> None:
+        """With ``interrupt_on_confirm``, a ``confirm`` action becomes a LangGraph interrupt
+        (the graph pauses; resume with ``Command(resume="approve")`` or ``"reject"``). Returns
+        when approved (the call is then made again); else raises ``err`` or a refusal."""
+        request = err.request
+        decision = err.decision
+        if (self.approvals is None or not isinstance(request, ConsentRequest) or err.refused
+                or decision is None or decision.level != "confirm"):
+            raise err
+        from langgraph.types import interrupt
+
+        answer = interrupt(consent_payload(self.name, request))
+        if not approved(answer):
+            raise ConsentError(
+                f"The user rejected {self.name} on {request.target_name or request.target}; "
+                "it was not done.",
+                hint="Do not try it again; continue without it or ask the user what to do.",
+                request=request, refused=True, decision=decision)
+        self.approvals.add(request.key)
+
+
+def consent_payload(tool: str, request: ConsentRequest) -> dict[str, Any]:
+    """What a LangGraph interrupt for consent carries (shown to the human who decides)."""
+    what = request.target_name or request.target or "the page"
+    return {
+        "type": "webrefs_consent", "tool": tool, "action": request.action,
+        "target": request.target, "target_name": request.target_name, "url": request.url,
+        "level": request.level, "reasons": list(request.reasons),
+        "question": f"Allow {tool} on {what} at {request.url}? ({'; '.join(request.reasons)})",
+        "answers": ["approve", "reject"],
+    }
+
+
+def approved(answer: Any) -> bool:
+    """A resume value meaning yes: ``"approve"``/``"yes"``/``True``, or a dict with
+    ``{"approved": True}`` or ``{"action": "approve"}``."""
+    if isinstance(answer, dict):
+        answer = answer.get("approved", answer.get("action", answer.get("decision")))
+    if isinstance(answer, bool):
+        return answer
+    return str(answer).strip().lower() in ("approve", "approved", "yes", "y", "accept", "ok")
 
 
 def _arguments(args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
@@ -115,12 +181,34 @@ class WebToolkit(BaseToolkit):
     after_action: Literal["none", "diff", "snapshot"] = "none"
     allow_navigation: bool = True
     vision: bool = False
+    safety: Any = None
+    """A ``webrefs.SafetyPolicy`` for the browser (default: the one it has)."""
+    interrupt_on_confirm: bool = False
+    """In a LangGraph graph (with a checkpointer), turn each action that needs consent into
+    a human-in-the-loop interrupt: ``langgraph.types.interrupt`` with a ``webrefs_consent``
+    payload; resume with ``Command(resume="approve")`` (it runs) or ``"reject"`` (refused)."""
     _webtools: WebTools = PrivateAttr()
+    _approvals: set[str] | None = PrivateAttr(default=None)
 
     def model_post_init(self, context: Any, /) -> None:
+        safety = self.safety
+        if self.interrupt_on_confirm:
+            approvals: set[str] = set()
+            self._approvals = approvals
+
+            def approved_once(request: ConsentRequest) -> bool | None:
+                if request.key in approvals:
+                    approvals.discard(request.key)
+                    return True
+                return None  # not decided here: the tool asks a human through an interrupt
+
+            bound: Any = self.browser if self.browser is not None else self.tab
+            base = safety or (bound.safety if bound is not None else SafetyPolicy())
+            safety = replace(base, consent=approved_once)
         self._webtools = WebTools(
             self.browser,
             tab=self.tab,
+            safety=safety,
             max_tokens=self.max_tokens,
             tools=self.tools if isinstance(self.tools, str) else tuple(self.tools),
             include=tuple(self.include) if self.include is not None else None,
@@ -141,11 +229,74 @@ class WebToolkit(BaseToolkit):
         return self._webtools
 
     def get_tools(self) -> list[BaseTool]:
-        return [WebTool.from_spec(spec, self._webtools) for spec in self._webtools.specs]
+        return [WebTool.from_spec(spec, self._webtools, self._approvals)
+                for spec in self._webtools.specs]
 
-    def system_prompt(self, mode: str = "dom", *, tool_calling: bool = True) -> str:
-        """The system prompt (``dom`` or ``vision``) with a summary of the current page."""
-        return self._webtools.system_prompt(mode, tool_calling=tool_calling)
+    def system_prompt(self, mode: str = "dom", *, tool_calling: bool = True,
+                      page_state: bool = True) -> str:
+        """The system prompt (``dom`` or ``vision``) with a summary of the current page as it
+        is now (``page_state=False`` leaves it out). For an agent, prefer
+        :meth:`live_prompt`, which stays true after the agent navigates."""
+        return self._webtools.system_prompt(mode, tool_calling=tool_calling,
+                                            page_state=page_state)
 
-    async def asystem_prompt(self, mode: str = "dom", *, tool_calling: bool = True) -> str:
-        return await self._webtools.asystem_prompt(mode, tool_calling=tool_calling)
+    async def asystem_prompt(self, mode: str = "dom", *, tool_calling: bool = True,
+                             page_state: bool = True) -> str:
+        return await self._webtools.asystem_prompt(mode, tool_calling=tool_calling,
+                                                   page_state=page_state)
+
+    def live_prompt(self, mode: str = "dom", *, tool_calling: bool = True) -> AgentMiddleware:
+        """Agent middleware that sets the system prompt before every model call, so its
+        "current browser state" is the page as it is then: see :func:`live_prompt`."""
+        return live_prompt(self._webtools, mode, tool_calling=tool_calling)
+
+
+def live_prompt(webtools: WebTools, mode: str = "dom", *,
+                tool_calling: bool = True) -> AgentMiddleware:
+    """LangChain v1 agent middleware (``create_agent(..., middleware=[...])``) that puts the
+    webrefs system prompt of ``mode``, made afresh from the browser, before every model call.
+    A system prompt given to ``create_agent`` itself is kept, after the webrefs prompt (for
+    your own instructions); do not also pass ``toolkit.system_prompt()`` there."""
+    return _live_prompt_class()(webtools, mode, tool_calling)
+
+
+@cache
+def _live_prompt_class() -> Callable[[WebTools, str, bool], AgentMiddleware]:
+    """The middleware class, made on first use: ``langchain.agents`` is only imported by
+    hosts that build agents with it."""
+    try:
+        from langchain.agents.middleware import AgentMiddleware, ModelRequest, ModelResponse
+        from langchain_core.messages import SystemMessage
+    except ImportError as exc:  # pragma: no cover - the langchain extra installs it
+        raise missing_extra("webrefs.adapters.langchain live_prompt", "langchain") from exc
+
+    class LivePrompt(AgentMiddleware):
+        """Sets the system prompt from the browser before each model call."""
+
+        def __init__(self, webtools: WebTools, mode: str, tool_calling: bool) -> None:
+            super().__init__()
+            self.webtools = webtools
+            self.mode = mode
+            self.tool_calling = tool_calling
+
+        def _with(self, request: ModelRequest, prompt: str) -> ModelRequest:
+            own = request.system_message
+            if own is not None and own.text:
+                prompt = prompt.rstrip() + "\n\n" + own.text
+            return request.override(system_message=SystemMessage(content=prompt))
+
+        def wrap_model_call(
+            self, request: ModelRequest, handler: Callable[[ModelRequest], ModelResponse],
+        ) -> ModelResponse:
+            prompt = self.webtools.system_prompt(self.mode, tool_calling=self.tool_calling)
+            return handler(self._with(request, prompt))
+
+        async def awrap_model_call(
+            self, request: ModelRequest,
+            handler: Callable[[ModelRequest], Awaitable[ModelResponse]],
+        ) -> ModelResponse:
+            prompt = await self.webtools.asystem_prompt(self.mode,
+                                                        tool_calling=self.tool_calling)
+            return await handler(self._with(request, prompt))
+
+    return LivePrompt

@@ -13,6 +13,10 @@ name, description and argument schema as the LangChain tools, and returns a ``To
 whose content is the text for the model and whose ``raw_output`` is the structured result
 (:class:`~webrefs.Snapshot`, :class:`~webrefs.ActionResult`, ...). Errors come back as
 ``is_error`` outputs whose content tells the model what to do, so an agent keeps going.
+
+LlamaIndex agents take a system prompt once, when they are built, and it would go stale at the
+agent's first navigation; so give them ``await spec.asystem_prompt(page_state=False)``, which
+leaves the page out and tells the model to read it with ``web_snapshot``.
 """
 
 from __future__ import annotations
@@ -29,7 +33,7 @@ try:
 except ImportError as exc:  # pragma: no cover - exercised by a subprocess test
     raise missing_extra("webrefs.adapters.llamaindex", "llamaindex") from exc
 
-from webrefs import Browser, Tab
+from webrefs import Browser, SafetyPolicy, Tab
 from webrefs.tools import ToolOutput as WebOutput
 from webrefs.tools import ToolSpec, WebTools
 
@@ -89,7 +93,8 @@ class WebToolSpec(BaseToolSpec):
 
     Options are those of the LangChain ``WebToolkit``: ``max_tokens``, ``tools`` (where the
     selection starts: ``"default"``, ``"all"``, a group name or an exact list), ``include``
-    (tools added), ``exclude``, ``after_action``, ``allow_navigation``, ``vision``.
+    (tools added), ``exclude``, ``after_action``, ``allow_navigation``, ``vision``;
+    ``safety`` is a ``webrefs.SafetyPolicy`` for the browser (default: the one it has).
     """
 
     def __init__(
@@ -104,10 +109,12 @@ class WebToolSpec(BaseToolSpec):
         after_action: Literal["none", "diff", "snapshot"] = "none",
         allow_navigation: bool = True,
         vision: bool = False,
+        safety: SafetyPolicy | None = None,
     ) -> None:
         self.webtools = WebTools(
             browser,
             tab=tab,
+            safety=safety,
             max_tokens=max_tokens,
             tools=tools if isinstance(tools, str) else tuple(tools),
             include=tuple(include) if include is not None else None,
@@ -138,9 +145,15 @@ class WebToolSpec(BaseToolSpec):
             tools.append(_make_tool(spec, self.webtools, metadata))
         return tools
 
-    def system_prompt(self, mode: str = "dom", *, tool_calling: bool = True) -> str:
-        """The system prompt (``dom`` or ``vision``) with a summary of the current page."""
-        return self.webtools.system_prompt(mode, tool_calling=tool_calling)
+    def system_prompt(self, mode: str = "dom", *, tool_calling: bool = True,
+                      page_state: bool = True) -> str:
+        """The system prompt (``dom`` or ``vision``) with a summary of the current page as it
+        is now. An agent keeps its system prompt for the whole run, so pass
+        ``page_state=False`` for one: the summary would be wrong after the first navigation."""
+        return self.webtools.system_prompt(mode, tool_calling=tool_calling,
+                                           page_state=page_state)
 
-    async def asystem_prompt(self, mode: str = "dom", *, tool_calling: bool = True) -> str:
-        return await self.webtools.asystem_prompt(mode, tool_calling=tool_calling)
+    async def asystem_prompt(self, mode: str = "dom", *, tool_calling: bool = True,
+                             page_state: bool = True) -> str:
+        return await self.webtools.asystem_prompt(mode, tool_calling=tool_calling,
+                                                  page_state=page_state)

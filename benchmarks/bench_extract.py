@@ -30,6 +30,7 @@ from webrefs.models import Node, PageTree
 from webrefs.session.launcher import chromium_args, find_chromium
 from webrefs.snapshot.extract import extract_page
 from webrefs.snapshot.refs import RefBook
+from webrefs.snapshot.world import World, register_engine
 
 REPO = Path(__file__).resolve().parent.parent
 README = REPO / "benchmarks" / "README.md"
@@ -110,9 +111,9 @@ class PageResult:
 class _BenchTab:
     """What extract_page needs of a tab: its page and ref book."""
 
-    def __init__(self, page: Page) -> None:
+    def __init__(self, page: Page, world: World) -> None:
         self.page = page
-        self.refs = RefBook()
+        self.refs = RefBook(world)
 
 
 def fold(s: str) -> str:
@@ -285,13 +286,15 @@ def _serve_only(url: str, body: bytes) -> Any:
     return route
 
 
-async def run(corpus: Path, limit: int | None, repeat: int) -> list[PageResult]:
+async def run(corpus: Path, limit: int | None, repeat: int,
+              world_kind: str = "isolated") -> list[PageResult]:
     files = [line.split("\t")[0] for line in (corpus / "INDEX.tsv").read_text().splitlines()[1:]
              if line.strip()]
     if limit:
         files = files[:limit]
     results: list[PageResult] = []
     async with async_playwright() as pw:
+        world = World(await register_engine(pw) if world_kind == "isolated" else None)
         browser = await pw.chromium.launch(executable_path=find_chromium(), args=chromium_args())
         context = await browser.new_context(viewport={"width": 1280, "height": 720})
         for i, name in enumerate(files):
@@ -303,7 +306,7 @@ async def run(corpus: Path, limit: int | None, repeat: int) -> list[PageResult]:
             await page.route("**/*", _serve_only(url, body))
             try:
                 await page.goto(url, wait_until="load", timeout=20000)
-                await measure(page, _BenchTab(page), res, repeat)
+                await measure(page, _BenchTab(page, world), res, repeat)
             except Exception as exc:  # reported per page
                 res.error = str(exc).splitlines()[0][:200]
             await page.close()
@@ -454,6 +457,9 @@ def main() -> None:
                         help="folder with INDEX.tsv and the saved pages (default ../shared/corpus)")
     parser.add_argument("--limit", type=int, default=None, help="only the first N pages")
     parser.add_argument("--repeat", type=int, default=3, help="timed runs per page")
+    parser.add_argument("--world", choices=("isolated", "main"), default="isolated",
+                        help="where the extractor runs: webrefs' isolated world (what Browser "
+                        "uses) or the page's own world (wrapped pages)")
     parser.add_argument("--write-readme", action="store_true",
                         help="replace the extraction section of benchmarks/README.md")
     parser.add_argument("--json", type=Path, default=None, help="also write raw results here")
@@ -463,7 +469,7 @@ def main() -> None:
     if args.from_json:
         results = [PageResult(**r) for r in json.loads(args.from_json.read_text())]
     else:
-        results = asyncio.run(run(args.corpus, args.limit, args.repeat))
+        results = asyncio.run(run(args.corpus, args.limit, args.repeat, args.world))
     section = report(results, args.repeat)
     print(section)
     if args.json:

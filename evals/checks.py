@@ -1,9 +1,9 @@
 """Success checks: does the end state of an episode meet a task's ``success`` list?
 
 Each check gives a :class:`CheckResult` that says why it failed, in words a suite author can
-act on. Answer, URL and request checks are pure (:func:`check_pure`); element, text and
-JavaScript checks read the live page through the public :class:`~webrefs.Tab` host calls
-(:func:`check_all`).
+act on. Answer, URL and request checks are pure (:func:`check_pure`); element, text,
+JavaScript and reward checks read the live page through the public :class:`~webrefs.Tab`
+host calls (:func:`check_all`).
 """
 
 from __future__ import annotations
@@ -23,11 +23,12 @@ from .tasks import (
     ElementCheck,
     JsCheck,
     RequestCheck,
+    RewardCheck,
     TextCheck,
     UrlCheck,
 )
 
-__all__ = ["CheckResult", "check_all", "check_pure", "form_fields"]
+__all__ = ["CheckResult", "check_all", "check_pure", "form_fields", "reward_result"]
 
 
 class CheckResult(BaseModel):
@@ -39,6 +40,8 @@ class CheckResult(BaseModel):
     ok: bool
     why: str = ""
     """Why it failed (empty when it held)."""
+    value: float | None = None
+    """The number a check read (a reward check's reward)."""
 
 
 def _short(text: str, limit: int = 120) -> str:
@@ -167,6 +170,28 @@ def _check_element(check: ElementCheck, tree: PageTree) -> CheckResult:
                        why=f"the {what} is there but its " + " and ".join(problems))
 
 
+def reward_result(check: RewardCheck, value: object) -> CheckResult:
+    """A reward check against what its expression returned: a number, or an object with
+    ``reward`` (and optionally ``done`` and ``reason``)."""
+    done, reason = True, ""
+    if isinstance(value, dict):
+        done = value.get("done", True) is not False
+        reason = str(value.get("reason") or "")
+        value = value.get("reward")
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return CheckResult(type="reward", ok=False,
+                           why=f"the page gave no reward (got {_short(repr(value), 60)})")
+    reward = float(value)
+    if not done:
+        return CheckResult(type="reward", ok=False, value=reward,
+                           why="the page's task is not finished (no reward given)")
+    if reward > check.above:
+        return CheckResult(type="reward", ok=True, value=reward)
+    because = f" ({_short(reason, 80)})" if reason else ""
+    return CheckResult(type="reward", ok=False, value=reward,
+                       why=f"the reward is {reward:g}{because}, not above {check.above:g}")
+
+
 async def check_all(
     checks: Sequence[Check],
     *,
@@ -204,6 +229,8 @@ async def check_all(
                     where = "is on" if found else "is not on"
                     results.append(CheckResult(type="text", ok=False,
                                                why=f"{check.contains!r} {where} the page"))
+            elif isinstance(check, RewardCheck):
+                results.append(reward_result(check, await tab.aevaluate(check.expression)))
             elif isinstance(check, JsCheck):
                 value = await tab.aevaluate(check.expression)
                 if value:

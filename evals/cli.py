@@ -67,6 +67,8 @@ def _add_run_options(p: argparse.ArgumentParser, *, providers: bool = True) -> N
     p.add_argument("--max-steps", type=int, default=None, help="override each task's max_steps")
     p.add_argument("--seed", type=int, default=0, help="seed of Math.random on every page")
     p.add_argument("--timeout", type=float, default=300.0, help="seconds per episode")
+    p.add_argument("--no-time-limit", dest="time_limit", action="store_false",
+                   help="lift tasks' own time limits (MiniWoB++ pages' timers)")
     p.add_argument("--browser-endpoint", default=None, metavar="URL",
                    help="attach to a running Chromium over CDP (http://host:9222)")
     p.add_argument("--headed", action="store_true", help="show the browser")
@@ -121,7 +123,7 @@ def _parser() -> argparse.ArgumentParser:
 def _options(args: argparse.Namespace, *, record: bool = False) -> RunOptions:
     episode = EpisodeOptions(max_tokens=args.max_tokens, after_action=args.after_action,
                              max_steps=args.max_steps, seed=args.seed, timeout_s=args.timeout,
-                             retries=getattr(args, "retries", 3))
+                             retries=getattr(args, "retries", 3), time_limit=args.time_limit)
     providers = tuple(getattr(args, "providers", None) or ("reference",))
     pages = getattr(args, "pages", None)
     cassettes = getattr(args, "cassettes", None)
@@ -193,6 +195,11 @@ def _cmd_run(args: argparse.Namespace, *, record: bool = False) -> int:
     options = _options(args, record=record)
     results = asyncio.run(_run(options, args.quiet))
     _print_table(results)
+    excluded = load_suite(options.suite).suite.excluded
+    if excluded:
+        print(f"not run: {len(excluded)} task(s) of the benchmark are left out of suite "
+              f"{results.suite.name} (see the suite file's 'excluded'): "
+              + ", ".join(sorted(excluded)))
     written = _write_reports(results, options.out)
     print(f"results: {options.out / 'results.json'}"
           + "".join(f"\nreport:  {p}" for p in written))

@@ -18,6 +18,7 @@ import json
 import re
 import time
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -62,6 +63,11 @@ def final_answer_tool() -> Any:
     )
 
 
+def _approve(_request: Any) -> bool:
+    """The harness's consent: an eval site is a sandbox, so every action may run."""
+    return True
+
+
 def har_urls(path: Path) -> set[tuple[str, str]]:
     """``(method, url)`` of every request a HAR file answers."""
     data = json.loads(path.read_text(encoding="utf-8"))
@@ -100,9 +106,12 @@ def _trajectory(messages: list[Any]) -> tuple[list[ToolCall], str, int | None, i
             if msg.status == "error":
                 found = _ERROR_CODE.search(output)
                 error = found.group(1) if found else "error"
+            decision = getattr(getattr(msg, "artifact", None), "safety", None)
             calls.append(ToolCall(
                 tool=str(msg.name), args=args, output=output[:MAX_OUTPUT_CHARS], error=error,
                 tokens=count_tokens(output),
+                safety=f"{decision.level}:{decision.outcome}"
+                if decision is not None and decision.level != "auto" else None,
             ))
     if not usage_known:
         return calls, answer, None, None
@@ -199,6 +208,8 @@ async def run_episode(
         )
     except WebrefsError as err:
         return base.model_copy(update={"reason": f"no browser context: {err.message[:300]}"})
+    # the sandbox approves every sensitive action; each decision is in the trajectory
+    ctx.set_safety(replace(ctx.safety, consent=_approve))
     try:
         try:
             await ctx.anew_tab(loaded.start_url(task))
@@ -208,6 +219,20 @@ async def run_episode(
                 reason = _left_recording(ctx.requests, recorded) or reason
             return base.model_copy(update={"status": "invalid", "reason": reason,
                                            "wall_s": round(time.monotonic() - started, 2)})
+        if task.setup is not None:
+            try:
+                given = await ctx.active_tab.aevaluate(
+                    task.setup.script, {"seed": options.seed, "time_limit": options.time_limit})
+            except WebrefsError as err:
+                return base.model_copy(update={
+                    "status": "invalid", "reason": f"the setup failed: {err.message[:300]}",
+                    "wall_s": round(time.monotonic() - started, 2)})
+            if task.setup.goal:
+                if not isinstance(given, str) or not given.strip():
+                    return base.model_copy(update={
+                        "status": "invalid", "reason": f"the setup gave no goal ({given!r:.80})",
+                        "wall_s": round(time.monotonic() - started, 2)})
+                task = task.model_copy(update={"goal": given.strip()})
         if provider.kind == "llamaindex":
             from .llamaindex_loop import llamaindex_loop
 

@@ -43,12 +43,15 @@ class EpisodeOptions:
     retries: int = 3
     """Retries of a failed model call (rate limit, overload, timeout) before the episode is
     an error."""
+    time_limit: bool = True
+    """Tasks keep their own time limit (a page's timer, told by ``Task.setup``); false
+    lifts it."""
 
     def as_dict(self) -> dict[str, Any]:
         return {"max_tokens": self.max_tokens, "after_action": self.after_action,
                 "tools": list(self.include) if self.include is not None else "default",
                 "max_steps": self.max_steps, "seed": self.seed, "timeout_s": self.timeout_s,
-                "retries": self.retries}
+                "retries": self.retries, "time_limit": self.time_limit}
 
 
 @dataclass

@@ -7,8 +7,9 @@ A :class:`Provider` names a source of LangChain chat models and makes one per ep
 fresh model per task, so no state leaks between episodes). Built in:
 
 - ``reference``: a model-free baseline that plays each task's reference solution through
-  the same tools and agent loop (:class:`~webrefs.evals.langchain_scripted.ScriptedChatModel`).
-  It proves every task solvable; it is never an LLM.
+  the same tools and agent loop (:class:`~webrefs.evals.langchain_scripted.ScriptedChatModel`,
+  or the task's policy when its reference is one, :func:`policy_model`). It proves every
+  task solvable; it is never an LLM.
 - ``reference-text``: the same baseline writing its actions as JSON in markdown, through the
   fallback for models without tool calling (proves that path offline).
 - ``llamaindex:openai-like:MODEL`` / ``llamaindex:openai:MODEL``: a LlamaIndex LLM, run
@@ -25,6 +26,7 @@ Settings (temperature, seed, max output tokens) are recorded with the results.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fnmatch import fnmatch
@@ -34,7 +36,8 @@ from webrefs.errors import InvalidArgumentError
 
 from .tasks import Task
 
-__all__ = ["BUILTIN", "BUILTIN_PROVIDERS", "TEXT_ONLY", "Provider", "resolve_provider"]
+__all__ = ["BUILTIN", "BUILTIN_PROVIDERS", "TEXT_ONLY", "Provider", "policy_model",
+           "resolve_provider"]
 
 TEXT_ONLY = ("ollama:gemma:*", "ollama:gemma2*", "ollama:llama2*", "ollama:phi3*",
              "ollama:tinyllama*")
@@ -64,25 +67,50 @@ class Provider:
     LlamaIndex function-calling LLM in a ``FunctionAgent``."""
 
 
+def policy_model(task: Task, *, text_actions: bool = False) -> Any:
+    """The chat model of a task whose reference is a policy (``module:name`` of a factory
+    ``(task, text_actions) -> chat model``)."""
+    spec = task.reference_policy
+    if spec is None:
+        raise InvalidArgumentError(f"Task {task.id!r} has no reference policy.")
+    module_name, _, name = spec.partition(":")
+    try:
+        factory = getattr(importlib.import_module(module_name), name)
+    except (ImportError, AttributeError) as exc:
+        raise InvalidArgumentError(f"Task {task.id!r}: its reference policy {spec!r} cannot "
+                                   f"be loaded: {exc}") from None
+    return factory(task, text_actions)
+
+
 def _reference() -> Provider:
     from .langchain_scripted import ScriptedChatModel
+
+    def make(task: Task) -> Any:
+        if task.reference_policy is not None:
+            return policy_model(task)
+        return ScriptedChatModel(task=task)
 
     return Provider(
         name="reference",
         label="model-free baseline: plays each task's reference solution",
         baseline=True,
-        make_model=lambda task: ScriptedChatModel(task=task),
+        make_model=make,
     )
 
 
 def _reference_text() -> Provider:
     from .langchain_scripted import TextScriptedChatModel
 
+    def make(task: Task) -> Any:
+        if task.reference_policy is not None:
+            return policy_model(task, text_actions=True)
+        return TextScriptedChatModel(task=task)
+
     return Provider(
         name="reference-text",
         label="model-free baseline: the reference solutions, written as JSON actions in text",
         baseline=True,
-        make_model=lambda task: TextScriptedChatModel(task=task),
+        make_model=make,
         text_actions=True,
     )
 

@@ -71,6 +71,9 @@ class ToolCall(_Model):
     """The error code when the call failed (``stale_ref``, ``blocked``, ...)."""
     tokens: int = 0
     """Tokens of ``output`` (o200k_base)."""
+    safety: str | None = None
+    """The safety policy's decision on the action when it was not ``auto``: ``level:outcome``
+    (``notify:allowed``, ``confirm:approved``; the harness approves every action)."""
 
 
 class Episode(_Model):

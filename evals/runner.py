@@ -153,9 +153,12 @@ async def run_suite(options: RunOptions, *, progress: ProgressFn | None = None) 
     if options.record and options.pages is not None:
         raise InvalidArgumentError("Record or replay pages, not both.")
     loaded = load_suite(options.suite)
+    named: dict[str, str | Provider] = {}
+    for p in options.providers:  # each name once, in the order given
+        named.setdefault(p.name if isinstance(p, Provider) else p, p)
     providers: list[Provider] = [
         p if isinstance(p, Provider) else resolve_provider(p, **options.provider_settings)
-        for p in dict.fromkeys(options.providers)
+        for p in named.values()
     ]
     tasks = select_tasks(loaded.suite.tasks, only=options.tasks, shard=options.shard)
     out = options.out

@@ -32,6 +32,9 @@ _LINE = re.compile(
 )
 
 
+_FENCE = re.compile(r"^<<<(?:end of )?page content [0-9a-f]+[^\n]*>>>$\n?", re.M)
+"""The lines that fence page content in tool outputs (read past, as a model would)."""
+
 class ScriptError(WebrefsError):
     """The script cannot go on: the page does not show what the next step needs."""
 
@@ -81,6 +84,7 @@ class ScriptedModel:
         refs."""
         if not observation:
             return
+        observation = _FENCE.sub("", observation)  # the page-content fence lines
         self._seen.append(observation)
         if "[ref=" in observation:
             self._outlines.append(observation)

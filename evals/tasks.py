@@ -50,7 +50,10 @@ __all__ = [
     "ElementCheck",
     "JsCheck",
     "LoadedSuite",
+    "PolicyStep",
     "RequestCheck",
+    "RewardCheck",
+    "Setup",
     "Site",
     "Step",
     "Suite",
@@ -154,8 +157,20 @@ class RequestCheck(_Model):
     _check = field_validator("url")(_regex)
 
 
+class RewardCheck(_Model):
+    """A reward the page computes itself (a benchmark's own scoring): ``expression`` (a
+    JavaScript expression or function taking no argument) evaluates to a number, or to an
+    object ``{"reward": number, "done": bool, "reason": str}``; the check holds when the
+    reward is above ``above`` (and the page says it is done, when it says). The reward is
+    kept with the result (``CheckResult.value``)."""
+
+    type: Literal["reward"] = "reward"
+    expression: str
+    above: float = 0.0
+
+
 Check = Annotated[
-    UrlCheck | ElementCheck | TextCheck | JsCheck | AnswerCheck | RequestCheck,
+    UrlCheck | ElementCheck | TextCheck | JsCheck | AnswerCheck | RequestCheck | RewardCheck,
     Field(discriminator="type"),
 ]
 
@@ -197,7 +212,26 @@ class AnswerStep(_Model):
     answer: str | AnswerSpec
 
 
-Step = ToolStep | AnswerStep
+class PolicyStep(_Model):
+    """A reference that is a program rather than a fixed list of calls, for tasks whose page
+    varies per episode: ``module:name`` of a factory ``(task, text_actions) -> chat model``
+    that reads the goal and what the tools return (never the page itself) and decides each
+    call. It is the only step of its reference."""
+
+    policy: str = Field(pattern=r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*$")
+
+
+Step = ToolStep | AnswerStep | PolicyStep
+
+
+class Setup(_Model):
+    """JavaScript run in the start page once it has loaded, before the agent starts: a
+    function taking ``{seed, time_limit}`` (the run's seed; whether the task's own time
+    limit holds). With ``goal``, what it returns is the episode's goal and the task's
+    ``goal`` only describes it."""
+
+    script: str = Field(min_length=1)
+    goal: bool = False
 
 
 # -- tasks and suites --------------------------------------------------------------------------
@@ -217,6 +251,8 @@ class Task(_Model):
     """All must hold at the end."""
     reference: tuple[Step, ...] = Field(min_length=1)
     """A solution through the tools, written against roles and names."""
+    setup: Setup | None = None
+    """Run in the start page before the agent starts (seeding, the goal read from the page)."""
 
     @property
     def reference_calls(self) -> tuple[ToolStep, ...]:
@@ -227,7 +263,15 @@ class Task(_Model):
         last = self.reference[-1]
         return last if isinstance(last, AnswerStep) else None
 
+    @property
+    def reference_policy(self) -> str | None:
+        """``module:name`` of the reference's policy, when it is one."""
+        first = self.reference[0]
+        return first.policy if isinstance(first, PolicyStep) else None
+
     def model_post_init(self, _context: Any) -> None:
+        if any(isinstance(s, PolicyStep) for s in self.reference) and len(self.reference) > 1:
+            raise ValueError("a policy step can only be the only step of a reference")
         answers = [i for i, s in enumerate(self.reference) if isinstance(s, AnswerStep)]
         if answers and answers != [len(self.reference) - 1]:
             raise ValueError("an answer step can only be the last step of a reference")
@@ -237,7 +281,10 @@ class Site(_Model):
     """The site a suite runs on, served locally under a fixed origin."""
 
     folder: str
-    """Folder of the site's files, relative to the suite file."""
+    """Folder of the site's files, relative to the suite file (or to ``package``)."""
+    package: str | None = Field(None, pattern=r"^[A-Za-z_][\w.]*$")
+    """An installed Python package whose files are the site (``folder`` is then inside
+    it): for benchmarks distributed as packages. Not installed: the suite cannot load."""
     origin: str = Field(pattern=r"^http://[a-z0-9-]+(\.[a-z0-9-]+)*\.test$")
     """The fixed origin the site is served under (a ``.test`` host, mapped to loopback)."""
     handler: str | None = Field(None, pattern=r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*$")
@@ -254,6 +301,9 @@ class Suite(_Model):
     description: str = ""
     site: Site | None = None
     tasks: tuple[Task, ...] = Field(min_length=1)
+    excluded: dict[str, str] = Field(default_factory=dict)
+    """Tasks of the benchmark a suite is adapted from that it leaves out, with why (reports
+    list them; they are never run)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
 
@@ -288,7 +338,7 @@ class LoadedSuite(_Model):
     def site_dir(self) -> Path | None:
         if self.suite.site is None:
             return None
-        return Path(self.path).parent / self.suite.site.folder
+        return _site_dir(Path(self.path), self.suite.site)
 
     def start_url(self, task: Task) -> str:
         if "://" in task.start_url or self.suite.site is None:
@@ -304,6 +354,18 @@ def builtin_suites() -> dict[str, Path]:
         if entry.name.endswith(".json"):
             out[entry.name[:-5]] = Path(str(entry))
     return dict(sorted(out.items()))
+
+
+def _site_dir(suite_file: Path, site: Site) -> Path:
+    if site.package is None:
+        return suite_file.parent / site.folder
+    try:
+        base = resources.files(site.package)
+    except ModuleNotFoundError:
+        raise InvalidArgumentError(
+            f"The suite's site is the Python package {site.package!r}, which is not "
+            "installed.", hint=f"pip install {site.package.split('.')[0]}") from None
+    return Path(str(base)) / site.folder
 
 
 def _hash(path: Path, site: Path | None) -> str:
@@ -347,7 +409,7 @@ def load_suite(name_or_path: str | Path) -> LoadedSuite:
             f"Suite file {path} does not follow the task format:\n{_describe(exc)}",
             hint="Run 'webrefs eval schema' for the format.",
         ) from None
-    site = path.parent / suite.site.folder if suite.site is not None else None
+    site = _site_dir(path, suite.site) if suite.site is not None else None
     if site is not None and not site.is_dir():
         raise InvalidArgumentError(f"Suite {suite.name}: its site folder {site} does not exist.")
     return LoadedSuite(suite=suite, path=str(path.resolve()), content_hash=_hash(path, site))

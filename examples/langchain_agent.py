@@ -17,7 +17,7 @@ with demo_site() as url, Browser.launch() as browser:
     browser.new_tab(url + task.start_url)
     toolkit = WebToolkit(browser=browser, max_tokens=3000)
     model = ScriptedChatModel(task=task)
-    agent = create_agent(model, toolkit.get_tools(), system_prompt=toolkit.system_prompt())
+    agent = create_agent(model, toolkit.get_tools(), middleware=[toolkit.live_prompt()])
     result = agent.invoke({"messages": [("user", task.goal)]})
     for message in result["messages"][1:]:
         calls = [f"{c['name']}({c['args']})" for c in getattr(message, "tool_calls", [])]

@@ -22,7 +22,7 @@ async def main() -> None:
         await browser.anew_tab(url + task.start_url)
         spec = WebToolSpec(browser=browser, max_tokens=3000)
         agent = FunctionAgent(tools=spec.to_tool_list(), llm=ScriptedLLM(task),
-                              system_prompt=await spec.asystem_prompt())
+                              system_prompt=await spec.asystem_prompt(page_state=False))
         output = await agent.run(user_msg=task.goal)
         for call in output.tool_calls:
             seen = " ".join(call.tool_output.content.split())[:80]

@@ -19,6 +19,7 @@ from string import Template
 from typing import Any
 
 __all__ = [
+    "PAGE_STATE_LEFT_OUT",
     "SYSTEM_MODES",
     "action_format",
     "arg_description",
@@ -30,6 +31,10 @@ __all__ = [
 ]
 
 SYSTEM_MODES = ("dom", "vision")
+
+PAGE_STATE_LEFT_OUT = ("Not listed here, because it changes as you work: call web_snapshot "
+                       "to see the current page.")
+"""The browser state of a system prompt made once, for the whole run."""
 """Modes of :func:`system_template`."""
 
 

@@ -84,3 +84,23 @@ def test_covered_element_reason() -> None:
     )
     assert isinstance(err, NotActionableError)
     assert err.reason == "covered"
+
+
+@pytest.mark.parametrize(("text", "name"), [
+    ("page.goto: net::ERR_CONNECTION_REFUSED at http://127.0.0.1:1/", "ERR_CONNECTION_REFUSED"),
+    ("net::ERR_CERT_AUTHORITY_INVALID at https://x.test/", "ERR_CERT_AUTHORITY_INVALID"),
+    ("NS_ERROR_UNKNOWN_HOST", "NS_ERROR_UNKNOWN_HOST"),
+])
+def test_a_navigation_error_carries_the_net_error_name(text: str, name: str) -> None:
+    err = translate_playwright_error(FakePlaywrightError(text), doing="opening the page")
+    assert isinstance(err, NavigationError) and err.net_error == name
+    assert NavigationError("Blocked.").net_error is None
+
+
+def test_the_cli_reads_the_net_error_field_not_the_text() -> None:
+    from webrefs.cli import _net_error
+
+    line = _net_error("http://127.0.0.1:1/", "ERR_CONNECTION_REFUSED")
+    assert line is not None and "refused (ERR_CONNECTION_REFUSED)" in line
+    assert _net_error("http://x/", None) is None
+    assert _net_error("http://x/", "ERR_SOMETHING_NEW") is None

@@ -92,3 +92,19 @@ def test_wheel_installs_and_imports_in_a_fresh_venv(wheel: Path, tmp_path: Path)
     assert str(purelib) in out.splitlines()[0], "webrefs was imported from somewhere else"
     assert ".json" in out.splitlines()[-1]
     assert (venv / "bin" / "webrefs").exists()
+
+
+def test_published_metadata_has_classifiers_and_no_test_tools(wheel: Path) -> None:
+    import email
+
+    archive = zipfile.ZipFile(wheel)
+    name = next(n for n in archive.namelist() if n.endswith(".dist-info/METADATA"))
+    meta = email.message_from_bytes(archive.read(name))
+    classifiers = meta.get_all("Classifier") or []
+    assert "Typing :: Typed" in classifiers
+    assert any(c.startswith("Programming Language :: Python :: 3.11") for c in classifiers)
+    extras = set(meta.get_all("Provides-Extra") or [])
+    assert {"langchain", "llamaindex", "evals", "all"} <= extras and "test" not in extras
+    requires = " ".join(meta.get_all("Requires-Dist") or []).lower()
+    for tool in ("pytest", "mypy", "ruff", "hypothesis", "langchain-tests", "build"):
+        assert f"{tool}>" not in requires and f"{tool} " not in requires, tool

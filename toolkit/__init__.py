@@ -17,6 +17,7 @@ from .options import RenderOptions, TabOptions
 from .render.diff import diff_snapshots
 from .render.pagetype import classify_page
 from .render.renderer import render
+from .safety import ConsentRequest, SafetyPolicy
 from .session.launcher import BrowserOptions
 from .snapshot.script import extractor_script, parse_snapshot_json
 from .tab import Tab
@@ -28,9 +29,11 @@ __all__ = [
     "ActionResult",
     "Browser",
     "BrowserOptions",
+    "ConsentRequest",
     "NodeRef",
     "PageTree",
     "RenderOptions",
+    "SafetyPolicy",
     "Snapshot",
     "Tab",
     "TabOptions",

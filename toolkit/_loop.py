@@ -65,7 +65,8 @@ class Runner:
             raise WebrefsError(
                 "A blocking webrefs call was made from the event loop that drives the browser, "
                 "which would deadlock.",
-                hint="Inside async code use the 'a'-prefixed method, e.g. 'await tab.aclick(...)'.",
+                host_hint="Inside async code use the 'a'-prefixed method, e.g. "
+                "'await tab.aclick(...)'.",
             )
         fut: Future[T] = asyncio.run_coroutine_threadsafe(coro, self.loop)
         return fut.result()

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from typing import Any
+import functools
+from typing import Any, NoReturn
 
-from playwright.async_api import Page
+from playwright.async_api import Browser as PWBrowser
+from playwright.async_api import BrowserContext, Page
 
 from . import actions
 from ._loop import Runner, blocking
@@ -22,12 +24,38 @@ from .errors import (
 )
 from .models import RequestRecord
 from .options import TabOptions, merge_options
-from .session.browsercore import BrowserCore
+from .safety.policy import SafetyPolicy
+from .session.browsercore import CONTEXT_FIELDS, SERVER_FIELDS, BrowserCore
 from .session.launcher import BrowserOptions
 from .session.tabcore import TabCore
 from .tab import Tab
 
 __all__ = ["Browser"]
+
+
+def _running_loop(method: str) -> asyncio.AbstractEventLoop:
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        raise InvalidArgumentError(
+            "Adopting Playwright objects needs the event loop they run on.",
+            host_hint=f"Call Browser.{method}() inside that loop (in async code).") from None
+
+
+def _refuse_foreign(method: str, obj: object, kind: str) -> NoReturn:
+    """Sync-API Playwright objects cannot be driven from webrefs' thread: say why, and how."""
+    module = type(obj).__module__
+    if module.startswith("playwright.sync_api") or module.startswith("playwright._impl._sync"):
+        raise InvalidArgumentError(
+            f"This {kind} comes from Playwright's sync API, whose objects can only be used "
+            "from the thread (and greenlet) that made them, so webrefs cannot drive it.",
+            host_hint="Use playwright.async_api and adopt the object inside its event loop, "
+            "or launch the browser with args=['--remote-debugging-port=9222'] and call "
+            "Browser.connect('http://127.0.0.1:9222') (from any thread: the sync API's "
+            "browser and webrefs then share it).")
+    raise InvalidArgumentError(
+        f"Expected a Playwright {kind}, got {type(obj).__name__}.",
+        host_hint=f"Browser.{method}() takes a playwright.async_api {kind}.")
 
 
 class Browser:
@@ -54,6 +82,7 @@ class Browser:
         *,
         options: BrowserOptions | None = None,
         tab_options: TabOptions | None = None,
+        safety: SafetyPolicy | None = None,
         **more: Any,
     ) -> Browser:
         """Start an isolated Chromium (fresh temporary profile unless ``user_data_dir``).
@@ -61,7 +90,9 @@ class Browser:
         ``**more`` takes any :class:`BrowserOptions` field: ``proxy`` (a URL, credentials
         included), ``user_agent``, ``locale``, ``timezone_id``, ``device`` (a Playwright device
         name), ``extra_http_headers``, ``geolocation``, ``permissions``, ``storage_state``
-        (a file from :meth:`save_storage_state`), ``args``, ``downloads_dir``, ..."""
+        (a file from :meth:`save_storage_state`), ``args``, ``downloads_dir``, ...
+
+        ``safety`` is the :class:`~webrefs.safety.SafetyPolicy` (default: ``SafetyPolicy()``)."""
         opts = merge_options(
             options or BrowserOptions(),
             {
@@ -73,7 +104,7 @@ class Browser:
             },
         )
         runner = Runner()
-        core = BrowserCore(tab_options or TabOptions())
+        core = BrowserCore(tab_options or TabOptions(), safety)
         try:
             runner.run(core.launch(opts))
         except BaseException:
@@ -91,22 +122,43 @@ class Browser:
         *,
         options: BrowserOptions | None = None,
         tab_options: TabOptions | None = None,
+        safety: SafetyPolicy | None = None,
         **more: Any,
     ) -> Browser:
         return await asyncio.to_thread(
             cls.launch, headless, executable_path, user_data_dir, viewport,
-            options=options, tab_options=tab_options, **more,
+            options=options, tab_options=tab_options, safety=safety, **more,
         )
 
     @classmethod
     def connect(
-        cls, endpoint: str, *, tab_options: TabOptions | None = None, timeout_ms: int = 30_000
+        cls, endpoint: str, *, tab_options: TabOptions | None = None, timeout_ms: int = 30_000,
+        safety: SafetyPolicy | None = None, protocol: str = "auto",
+        options: BrowserOptions | None = None, **more: Any,
     ) -> Browser:
-        """Attach to a running Chromium over CDP; closing detaches and leaves it running."""
+        """Attach to a running browser; closing detaches and leaves it running.
+
+        ``endpoint`` is a CDP address (``http://127.0.0.1:9222`` or a
+        ``ws://.../devtools/browser/...`` URL) or a Playwright server
+        (``ws://127.0.0.1:3000/``, from ``playwright run-server``); ``protocol`` (``"cdp"``,
+        ``"playwright"``) overrides the guess. ``**more`` takes the context fields of
+        :class:`BrowserOptions` (``viewport``, ``user_agent``, ``locale``, ``timezone_id``,
+        ``device``, ``extra_http_headers``, ``geolocation``, ``permissions``,
+        ``storage_state``, ``proxy``, ``downloads_dir``) for the context made on connecting
+        (a CDP browser that already has a context keeps it, and refuses them), and for a
+        Playwright server ``headless``, ``executable_path`` and ``args`` of the browser it
+        launches (the last two only when the server runs with ``--unsafe``)."""
+        given = frozenset(k for k, v in more.items() if v is not None)
+        if options is not None:
+            defaults = BrowserOptions()
+            given |= {f for f in CONTEXT_FIELDS | SERVER_FIELDS
+                      if getattr(options, f) != getattr(defaults, f)}
+        opts = merge_options(options or BrowserOptions(), more)
         runner = Runner()
-        core = BrowserCore(tab_options or TabOptions())
+        core = BrowserCore(tab_options or TabOptions(), safety)
         try:
-            runner.run(core.connect(endpoint, timeout_ms))
+            runner.run(core.connect(endpoint, timeout_ms, protocol=protocol, opts=opts,
+                                    given=given))
         except BaseException:
             runner.stop()
             raise
@@ -114,33 +166,65 @@ class Browser:
 
     @classmethod
     async def aconnect(
-        cls, endpoint: str, *, tab_options: TabOptions | None = None, timeout_ms: int = 30_000
+        cls, endpoint: str, *, tab_options: TabOptions | None = None, timeout_ms: int = 30_000,
+        safety: SafetyPolicy | None = None, protocol: str = "auto",
+        options: BrowserOptions | None = None, **more: Any,
     ) -> Browser:
         return await asyncio.to_thread(
-            cls.connect, endpoint, tab_options=tab_options, timeout_ms=timeout_ms
+            functools.partial(cls.connect, endpoint, tab_options=tab_options,
+                              timeout_ms=timeout_ms, safety=safety, protocol=protocol,
+                              options=options, **more)
         )
 
     @classmethod
-    def wrap(cls, page: Any, *, tab_options: TabOptions | None = None) -> Browser:
-        """Adopt a Playwright **async** page the caller already has. Call it from the loop
-        that page runs on; closing the Browser leaves the page and its browser open."""
+    def wrap(cls, page: Any, *, tab_options: TabOptions | None = None,
+             safety: SafetyPolicy | None = None) -> Browser:
+        """Adopt a Playwright **async** page the caller already has (its context's other
+        pages become tabs too; ``page`` is the active one). Call it from the loop that page
+        runs on; closing the Browser leaves the page and its browser open."""
         if not isinstance(page, Page):
-            raise InvalidArgumentError(
-                "Browser.wrap() takes a page from playwright.async_api; a sync-API page is bound "
-                "to its own thread.",
-                hint="Use async Playwright, or start Chrome with --remote-debugging-port and "
-                "call Browser.connect().",
-            )
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:
-            raise InvalidArgumentError(
-                "Browser.wrap() must be called inside the event loop that runs the page."
-            ) from None
-        runner = Runner(loop)
-        core = BrowserCore(tab_options or TabOptions())
+            _refuse_foreign("wrap", page, "Page")
+        runner = Runner(_running_loop("wrap"))
+        core = BrowserCore(tab_options or TabOptions(), safety)
         core.wrap(page)
         return cls(core, runner)
+
+    @classmethod
+    def from_context(cls, context: Any, *, tab_options: TabOptions | None = None,
+                     safety: SafetyPolicy | None = None) -> Browser:
+        """Adopt a Playwright **async** ``BrowserContext`` the caller made (its pages become
+        tabs; new tabs open in it). Call it from the loop the context runs on; closing the
+        Browser leaves the context open. Sync-API objects are refused with the way round."""
+        if not isinstance(context, BrowserContext):
+            _refuse_foreign("from_context", context, "BrowserContext")
+        runner = Runner(_running_loop("from_context"))
+        core = BrowserCore(tab_options or TabOptions(), safety)
+        core.wrap_context(context)
+        return cls(core, runner)
+
+    @classmethod
+    async def afrom_browser(cls, browser: Any, *, tab_options: TabOptions | None = None,
+                            safety: SafetyPolicy | None = None) -> Browser:
+        """Adopt a Playwright **async** ``Browser``: its first context (one is made when it
+        has none), as :meth:`from_context`. Closing leaves the browser open."""
+        if not isinstance(browser, PWBrowser):
+            _refuse_foreign("from_browser", browser, "Browser")
+        contexts = browser.contexts
+        context = contexts[0] if contexts else await browser.new_context()
+        return cls.from_context(context, tab_options=tab_options, safety=safety)
+
+    @classmethod
+    def from_browser(cls, browser: Any, *, tab_options: TabOptions | None = None,
+                     safety: SafetyPolicy | None = None) -> Browser:
+        """:meth:`afrom_browser` for a browser that has a context already (making one needs
+        ``await``)."""
+        if not isinstance(browser, PWBrowser):
+            _refuse_foreign("from_browser", browser, "Browser")
+        if not browser.contexts:
+            raise InvalidArgumentError(
+                "This Playwright browser has no context to adopt.",
+                host_hint="Use 'await Browser.afrom_browser(browser)', which makes one.")
+        return cls.from_context(browser.contexts[0], tab_options=tab_options, safety=safety)
 
     # -- tabs ---------------------------------------------------------------------------------
     def _tab(self, core: TabCore) -> Tab:
@@ -160,7 +244,7 @@ class Browser:
         """The tab tools act on: the last one opened, switched to, or opened by a page."""
         core = self._core.active
         if core is None:
-            raise TabClosedError("No tab is open.", hint="Open one with new_tab(url).")
+            raise TabClosedError("No tab is open.", host_hint="Open one with new_tab(url).")
         return self._tab(core)
 
     @property
@@ -186,6 +270,24 @@ class Browser:
     @property
     def tab_options(self) -> TabOptions:
         return self._core.tab_options
+
+    @property
+    def safety(self) -> SafetyPolicy:
+        """The :class:`~webrefs.safety.SafetyPolicy` of this browser's context."""
+        return self._core.safety
+
+    def set_safety(self, policy: SafetyPolicy) -> None:
+        """Use ``policy`` from now on (service-worker blocking is fixed when the context is
+        made; every other rule applies at once)."""
+        if not isinstance(policy, SafetyPolicy):
+            raise InvalidArgumentError(f"Expected a SafetyPolicy, got {type(policy).__name__}.",
+                                       host_hint="Browser.set_safety() takes a SafetyPolicy.")
+        self._core.safety = policy
+
+    @property
+    def seed(self) -> int | None:
+        """The seed of a context made with ``new_context(seed=...)``, else ``None``."""
+        return self._core.seed
 
     def tab(self, key: str | int) -> Tab:
         """An open tab by id (``'t2'``) or index."""
@@ -226,19 +328,28 @@ class Browser:
     # -- more contexts ------------------------------------------------------------------------
     async def anew_context(
         self,
+        /,
         *,
         record_har: str | None = None,
         replay_har: str | None = None,
         seed: int | None = None,
+        **more: Any,
     ) -> Browser:
         """A new isolated context of this browser (own cookies, storage, tabs), as a Browser
         that shares this one's process and loop; closing it closes only the context.
 
         ``record_har`` saves the context's traffic to that HAR file when it closes;
         ``replay_har`` answers requests from that HAR and aborts any it lacks (no network);
-        ``seed`` makes ``Math.random`` on its pages deterministic."""
+        ``seed`` makes ``Math.random`` on its pages deterministic. ``**more`` takes the
+        context fields of :class:`BrowserOptions` (``viewport``, ``user_agent``, ``locale``,
+        ``timezone_id``, ``device``, ``extra_http_headers``, ``geolocation``,
+        ``permissions``, ``storage_state``, ``proxy``, ``downloads_dir``); the rest are
+        this browser's."""
+        given = frozenset(k for k, v in more.items() if v is not None)
+        opts = merge_options(BrowserOptions(), more)
         core = await self._runner.arun(
-            self._core.child(record_har=record_har, replay_har=replay_har, seed=seed)
+            self._core.child(record_har=record_har, replay_har=replay_har, seed=seed,
+                             opts=opts, given=given)
         )
         return Browser(core, self._runner, owns_runner=False)
 
@@ -257,7 +368,8 @@ class Browser:
                 self._runner.run(self._core.close())
         else:
             raise InvalidArgumentError(
-                "A wrapped Browser is closed from its event loop.", hint="Use 'await aclose()'."
+                "A wrapped Browser is closed from its event loop.",
+                host_hint="Use 'await browser.aclose()'.",
             )
 
     async def aclose(self) -> None:

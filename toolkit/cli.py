@@ -146,13 +146,14 @@ def _viewport(text: str) -> tuple[int, int]:
     return width, height
 
 
-def _net_error(url: str, text: str) -> str | None:
-    """One line for a navigation failure named by a Chromium net error, else ``None``."""
+def _net_error(url: str, net_error: str | None) -> str | None:
+    """One line for a navigation failure named by a Chromium net error
+    (``NavigationError.net_error``), else ``None``."""
+    if not net_error:
+        return None
     for name, what, remedy in _NET_ERRORS:
-        if f"net::{name}" in text:
-            code = re.search(r"net::(ERR_[A-Z_]+)", text)
-            shown = f" ({code.group(1)})" if code else ""
-            return f"cannot open {url[:200]}: {what}{shown}; {remedy}"
+        if net_error.startswith(name):
+            return f"cannot open {url[:200]}: {what} ({net_error}); {remedy}"
     return None
 
 
@@ -181,7 +182,7 @@ def _snapshot(args: argparse.Namespace) -> int:
         try:
             tab = browser.new_tab(url)
         except NavigationError as exc:
-            line = _net_error(url, exc.message)
+            line = _net_error(url, exc.net_error)
             raise _CliError(line) if line else exc from None
         if args.wait_for:
             _progress(args, f"waiting for {args.wait_for!r}")

@@ -16,6 +16,7 @@ it, and an optional ``hint`` with the next step.
     │   ├── TabClosedError            the tab was closed
     │   ├── PageCrashedError          the renderer crashed (a fresh page replaces it)
     │   └── NavigationError           goto/back/forward failed or was blocked
+    │       └── NavigationBlockedError   the safety policy forbids that URL (names the rule)
     ├── TargetError                   the ``target`` argument of an action
     │   ├── InvalidTargetError        malformed (empty, too long, wrong type)
     │   ├── UnknownRefError           a ref this tab never issued
@@ -26,6 +27,7 @@ it, and an optional ``hint`` with the next step.
     ├── ActionError                   the element was found, the action failed
     │   ├── NotActionableError        covered, disabled, read-only, wrong kind of element
     │   ├── ActionTimeoutError        gave up after the stated time
+    │   ├── ConsentError              a sensitive action was not confirmed (not run)
     │   └── VerificationError         the action ran but its effect did not stick
     ├── SnapshotError                 reading the page failed
     │   └── SnapshotFormatError       extractor JSON malformed or of the wrong version
@@ -56,8 +58,10 @@ __all__ = [
     "BrowserLaunchError",
     "BrowserNotFoundError",
     "ConnectError",
+    "ConsentError",
     "InvalidArgumentError",
     "InvalidTargetError",
+    "NavigationBlockedError",
     "NavigationError",
     "NoMatchError",
     "NotActionableError",
@@ -185,7 +189,27 @@ class PageCrashedError(TabError):
 
 
 class NavigationError(TabError):
+    """``net_error`` is the browser's name for a network failure (``ERR_CONNECTION_REFUSED``,
+    ``ERR_NAME_NOT_RESOLVED``, ...), ``None`` when the failure was not one."""
+
     code = "navigation_failed"
+
+    def __init__(self, message: str, *, hint: str | None = None, **details: Any) -> None:
+        self.net_error: str | None = details.pop("net_error", None)
+        super().__init__(message, hint=hint, **details)
+
+
+class NavigationBlockedError(NavigationError):
+    """The safety policy forbids the URL. ``rule`` names the rule (``scheme``,
+    ``blocked-domain``, ``not-allowed-domain``, ``link-local``, ``private-network``,
+    ``invalid-host``); ``url`` is the URL refused."""
+
+    code = "navigation_blocked"
+
+    def __init__(self, message: str, *, hint: str | None = None, **details: Any) -> None:
+        self.rule: str = str(details.pop("rule", "policy"))
+        self.url: str = str(details.pop("url", ""))
+        super().__init__(message, hint=hint, **details)
 
 
 class TargetError(WebrefsError):
@@ -265,6 +289,20 @@ class ActionTimeoutError(ActionError):
     code = "action_timeout"
 
 
+class ConsentError(ActionError):
+    """A sensitive action needed consent and did not get it: the consent callback refused,
+    or there is none (``refused`` tells which). ``request`` is the
+    :class:`~webrefs.safety.ConsentRequest`; ``err.result.safety`` the decision."""
+
+    code = "needs_consent"
+
+    def __init__(self, message: str, *, hint: str | None = None, **details: Any) -> None:
+        self.request: Any = details.pop("request", None)
+        self.refused: bool = bool(details.pop("refused", False))
+        self.decision: Any = details.pop("decision", None)
+        super().__init__(message, hint=hint, **details)
+
+
 class VerificationError(ActionError):
     code = "verification_failed"
 
@@ -294,6 +332,7 @@ _CRASHED = re.compile(r"crash", re.IGNORECASE)
 _TIMEOUT = re.compile(r"Timeout (\d+)ms exceeded", re.IGNORECASE)
 _DETACHED = re.compile(r"not attached to the DOM|detached|Element is not attached", re.I)
 _COVERED = re.compile(r"<(\w[\w-]*)\b[^\n]*?intercepts pointer events")
+_NET_ERROR = re.compile(r"net::(ERR_[A-Z0-9_]+)|\b(NS_ERROR_[A-Z0-9_]+)")
 
 
 def translate_playwright_error(exc: BaseException, *, doing: str = "the call") -> WebrefsError:
@@ -336,7 +375,9 @@ def translate_playwright_error(exc: BaseException, *, doing: str = "the call") -
             hint="Take a new snapshot and use a current ref.",
         )
     if "net::" in text or "NS_ERROR" in text:
-        return NavigationError(f"Navigation failed while {doing}: {first}")
+        name = _NET_ERROR.search(text)
+        return NavigationError(f"Navigation failed while {doing}: {first}",
+                               net_error=(name.group(1) or name.group(2)) if name else None)
     return WebrefsError(f"The browser reported an error while {doing}: {first}")
 
 

@@ -22,7 +22,9 @@ __all__ = [
     "NodeRef",
     "PageInfo",
     "PageTree",
+    "RenderedFrom",
     "RequestRecord",
+    "SafetyDecision",
     "SelectOption",
     "Snapshot",
     "SnapshotStats",
@@ -154,8 +156,12 @@ class SnapshotStats(_Model):
     nodes_emitted: int
     refs_emitted: int
     truncated: bool
+    """Nodes of the page are missing from the outline (a budget or cap cut them, or the
+    extractor stopped reading); a marker line names the limit and a way around it. Texts cut
+    short end in ``…`` in place and do not count."""
     truncation_reasons: list[str] = Field(default_factory=list)
-    """Limits that bit: max_tokens, max_chars, max_nodes, max_depth, extractor caps."""
+    """Limits that bit: max_tokens, max_chars, max_nodes, viewport_only, max_depth (nodes
+    lifted, none lost) and the extractor's caps as ``extractor.<reason>``."""
     extractor: ExtractStats = Field(default_factory=ExtractStats)
 
 
@@ -165,11 +171,25 @@ class PageInfo(_Model):
     page_type: str = "unknown"
 
 
+class RenderedFrom(_Model):
+    """What a snapshot was rendered from: the whole page tree and the options that decide
+    which nodes are elements. Diffs compare these, not what each budget happened to keep."""
+
+    tree: PageTree
+    interactive_only: bool = True
+    compact: bool = True
+    max_depth: int = 12
+    max_text_per_node: int = 200
+
+
 class Snapshot(_Model):
     text: str
     refs: dict[str, NodeRef]
     stats: SnapshotStats
     page: PageInfo
+    source: RenderedFrom | None = Field(default=None, exclude=True, repr=False)
+    """The tree this snapshot was rendered from (kept in memory, never serialized); ``None``
+    for a snapshot built from text. :func:`~webrefs.diff_snapshots` uses it."""
 
     def __str__(self) -> str:
         return self.text
@@ -180,6 +200,21 @@ class DialogEvent(_Model):
     message: str
     handled: Literal["dismissed", "accepted"] = "dismissed"
     answer: str | None = None
+
+
+class SafetyDecision(_Model):
+    """How the safety policy judged an action (``webrefs.safety``), before it ran."""
+
+    level: Literal["auto", "notify", "confirm", "block"] = "auto"
+    """``auto`` runs; ``notify`` runs and is reported; ``confirm`` needs consent; ``block``
+    never runs."""
+    reasons: list[str] = Field(default_factory=list)
+    """Why the rules gave that level (empty for ``auto``)."""
+    outcome: Literal["allowed", "approved", "refused"] = "allowed"
+    """What happened: ran without asking, ran with consent, or was not run."""
+    gated: bool = True
+    """Whether the policy applied (``False``: the host program's own call under
+    ``gate="tools"``: classified and recorded, never stopped)."""
 
 
 class ActionResult(_Model):
@@ -209,6 +244,8 @@ class ActionResult(_Model):
     waited_ms: float = 0.0
     snapshot: Snapshot | None = None
     diff: str | None = None
+    safety: SafetyDecision | None = None
+    """How the safety policy judged the action (``None`` when no policy classified it)."""
 
     def summary(self) -> str:
         """One line of what happened and what changed (for tool messages)."""

@@ -18,10 +18,12 @@ class RenderOptions:
 
     max_tokens: int = 3000
     """Exact tiktoken count of the whole returned text never exceeds this."""
-    max_chars: int = 12000
-    """Length of the whole returned text never exceeds this."""
-    max_nodes: int = 200
-    """At most this many outline lines for nodes (markers and header not counted)."""
+    max_chars: int | None = None
+    """Length of the whole returned text never exceeds this. ``None``: follows the token
+    budget (``max(12000, 8 * max_tokens)``), so on ordinary text the token budget bites first."""
+    max_nodes: int | None = None
+    """At most this many outline lines for nodes (markers and header not counted). ``None``:
+    no cap of its own (every line costs tokens, so the token budget bounds it)."""
     max_depth: int = 12
     """Deeper nodes are lifted to this depth; structure below it is not drawn."""
     max_text_per_node: int = 200
@@ -42,12 +44,14 @@ class RenderOptions:
     def __post_init__(self) -> None:
         for name in ("max_tokens", "max_chars", "max_nodes", "max_depth", "max_text_per_node"):
             value = getattr(self, name)
+            if value is None and name in ("max_chars", "max_nodes"):
+                continue
             if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-                raise InvalidArgumentError(f"RenderOptions.{name} must be a positive integer, "
-                                           f"got {value!r}.")
+                raise InvalidArgumentError(f"{name} must be a positive integer, got {value!r}.",
+                                           host_hint=f"(RenderOptions.{name})")
         if self.format not in ("text", "json"):
-            raise InvalidArgumentError(f"RenderOptions.format must be 'text' or 'json', "
-                                       f"got {self.format!r}.")
+            raise InvalidArgumentError(f"format must be 'text' or 'json', got {self.format!r}.",
+                                       host_hint="(RenderOptions.format)")
 
 
 @dataclass(frozen=True)
@@ -82,11 +86,11 @@ class TabOptions:
 
     def __post_init__(self) -> None:
         if self.dialogs not in ("dismiss", "accept"):
-            raise InvalidArgumentError(f"TabOptions.dialogs must be 'dismiss' or 'accept', "
-                                       f"got {self.dialogs!r}.")
+            raise InvalidArgumentError(f"dialogs must be 'dismiss' or 'accept', "
+                                       f"got {self.dialogs!r}.", host_hint="(TabOptions.dialogs)")
         if self.after not in ("none", "diff", "snapshot"):
-            raise InvalidArgumentError(f"TabOptions.after must be 'none', 'diff' or 'snapshot', "
-                                       f"got {self.after!r}.")
+            raise InvalidArgumentError(f"after must be 'none', 'diff' or 'snapshot', "
+                                       f"got {self.after!r}.", host_hint="(TabOptions.after)")
 
 
 def merge_options(base: Any, overrides: dict[str, Any]) -> Any:

@@ -17,8 +17,10 @@ from playwright.async_api import Page
 
 from . import actions
 from ._loop import Runner, blocking
+from .errors import InvalidArgumentError
 from .models import ActionResult, PageTree, Snapshot, TextResult
 from .options import TabOptions, merge_options
+from .safety.policy import SafetyPolicy
 from .session.tabcore import TabCore
 
 __all__ = ["Tab"]
@@ -72,6 +74,18 @@ class Tab:
     @property
     def options(self) -> TabOptions:
         return self._core.options
+
+    @property
+    def safety(self) -> SafetyPolicy:
+        """The :class:`~webrefs.safety.SafetyPolicy` of this tab's browser context."""
+        return self._core.browser.safety
+
+    def set_safety(self, policy: SafetyPolicy) -> None:
+        """Use ``policy`` for this tab's whole browser context from now on."""
+        if not isinstance(policy, SafetyPolicy):
+            raise InvalidArgumentError(f"Expected a SafetyPolicy, got {type(policy).__name__}.",
+                                       host_hint="Tab.set_safety() takes a SafetyPolicy.")
+        self._core.browser.safety = policy
 
     @property
     def last_snapshot(self) -> Snapshot | None:

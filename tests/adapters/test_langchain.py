@@ -18,7 +18,7 @@ from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_core.tools import BaseTool
 from langchain_tests.integration_tests import ToolsIntegrationTests
 from langchain_tests.unit_tests import ToolsUnitTests
-from webrefs import Browser, Snapshot, Tab
+from webrefs import Browser, SafetyPolicy, Snapshot, Tab
 from webrefs.adapters.langchain import WebTool, WebToolkit
 from webrefs.evals.demo import demo_site, load_demo_task
 from webrefs.evals.langchain_scripted import ScriptedChatModel
@@ -189,8 +189,10 @@ def _params(name: str, snap: Snapshot | None, site: SiteServer | None, upload: P
 def _only(browser: Browser, name: str) -> BaseTool:
     """The one tool ``name`` of a toolkit on ``browser``."""
     vision = name == "web_screenshot"
+    # uploads always need consent (the safety policy): these tests give it
+    safety = SafetyPolicy(consent=lambda request: True) if name == "web_upload" else None
     (tool,) = WebToolkit(browser=browser, tools=[] if vision else [name],
-                         vision=vision).get_tools()
+                         vision=vision, safety=safety).get_tools()
     assert tool.name == name
     return tool
 

@@ -16,6 +16,7 @@ listed in ``aliases`` (``a.hostile.test``) stand for 127.0.0.1, as the test's
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import socket
 import socketserver
@@ -70,9 +71,15 @@ def _pipe(src: socket.socket, dst: socket.socket) -> None:
 class RecordingProxy:
     """An HTTP proxy on 127.0.0.1 that forwards only to ``ports`` on 127.0.0.1."""
 
-    def __init__(self, ports: set[int], aliases: tuple[str, ...] = ()) -> None:
+    def __init__(self, ports: set[int], aliases: tuple[str, ...] = (),
+                 credentials: tuple[str, str] | None = None) -> None:
         self.ports = set(ports)
         self.aliases = {a.lower() for a in aliases}
+        self.credentials = credentials
+        """``(user, password)`` every request must carry in ``Proxy-Authorization`` (Basic);
+        without them the proxy answers 407 and forwards nothing."""
+        self.challenged = 0
+        """Requests answered 407 (no or wrong credentials)."""
         self.seen: list[Seen] = []
         self._lock = threading.Lock()
         proxy = self
@@ -113,6 +120,16 @@ class RecordingProxy:
             if len(self.seen) < 10_000:
                 self.seen.append(Seen(method, host, port, target[:300], forwarded))
 
+    def _authorized(self, headers: list[str]) -> bool:
+        if self.credentials is None:
+            return True
+        expected = "Basic " + base64.b64encode(":".join(self.credentials).encode()).decode()
+        for h in headers:
+            name, _, value = h.partition(":")
+            if name.strip().lower() == "proxy-authorization":
+                return value.strip() == expected
+        return False
+
     @staticmethod
     def _connect_loopback(port: int) -> socket.socket:
         # the one place a connection is opened: always to 127.0.0.1
@@ -130,6 +147,13 @@ class RecordingProxy:
             if len(parts) != 3:
                 return
             method, target, version = parts
+            if not self._authorized(lines[1:]):
+                with self._lock:
+                    self.challenged += 1
+                conn.sendall(b"HTTP/1.1 407 Proxy Authentication Required\r\n"
+                             b'Proxy-Authenticate: Basic realm="test"\r\n'
+                             b"Connection: close\r\nContent-Length: 0\r\n\r\n")
+                return
             if method.upper() == "CONNECT":
                 host, _, port_text = target.rpartition(":")
                 port = int(port_text) if port_text.isdigit() else 443
@@ -161,7 +185,8 @@ class RecordingProxy:
             if url.query:
                 path += "?" + url.query
             headers = [h for h in lines[1:] if h.split(":", 1)[0].strip().lower()
-                       not in ("connection", "proxy-connection", "keep-alive")]
+                       not in ("connection", "proxy-connection", "keep-alive",
+                               "proxy-authorization")]
             length = 0
             for h in headers:
                 name, _, value = h.partition(":")

@@ -6,6 +6,7 @@ Besides static files it has a few dynamic routes for timing cases:
 - ``/__hang`` keeps the connection open without answering (long polling), up to 60 s.
 - ``/__status?code=N`` answers with that HTTP status.
 - ``/__echo`` answers a POST or GET with a small page showing the query and the body.
+- ``/__redirect?to=URL`` answers 302 to that URL.
 """
 
 from __future__ import annotations
@@ -46,6 +47,12 @@ class _Handler(SimpleHTTPRequestHandler):
             ms = min(int(query.get("ms", ["500"])[0]), 30_000)
             time.sleep(ms / 1000)
             self._send(200, f"<title>slow</title><p id=done>waited {ms} ms</p>")
+            return True
+        if parts.path == "/__redirect":
+            self.send_response(302)
+            self.send_header("Location", query.get("to", ["/"])[0])
+            self.send_header("Content-Length", "0")
+            self.end_headers()
             return True
         if parts.path == "/__hang":
             time.sleep(60)

@@ -16,6 +16,7 @@ from webrefs import render
 from webrefs.errors import InvalidArgumentError, UnknownRefError
 from webrefs.models import PageTree
 from webrefs.options import RenderOptions
+from webrefs.render.renderer import max_chars
 from webrefs.render.tokens import count_tokens
 
 from tests.helpers.paths import DATA
@@ -61,7 +62,7 @@ def test_golden(tree: str, case: str, overrides: dict[str, Any]) -> None:
     assert snap.text + "\n" == path.read_text()
     opts = RenderOptions(**overrides)
     assert count_tokens(snap.text, opts.encoding) == snap.stats.tokens <= opts.max_tokens
-    assert len(snap.text) == snap.stats.chars <= opts.max_chars
+    assert len(snap.text) == snap.stats.chars <= max_chars(opts)
     if opts.format == "text":
         assert set(REAL_REF.findall(snap.text)) == set(snap.refs)
     else:
@@ -120,8 +121,8 @@ def test_markers_say_how_many_of_what_and_how_to_see_them() -> None:
     assert markers, snap.text
     total = sum(int(re.search(r"\.\.\. (\d+) more", m).group(1)) for m in markers)  # type: ignore[union-attr]
     assert total == 11 - len(snap.refs)
-    assert all(re.search(r"\((scope=|web_scroll|web_get_text|a larger budget)", m)
-               for m in markers)
+    assert all(re.search(r"\(over the 4-line cap; (scope=|web_scroll|web_get_text)", m)
+               for m in markers), markers
     assert snap.stats.truncated and snap.stats.truncation_reasons == ["max_nodes"]
 
 
@@ -135,7 +136,7 @@ def test_marker_points_at_scope_with_an_id() -> None:
 def test_viewport_only_reports_scroll_hint_and_reason() -> None:
     snap = render(load("shop"), viewport_only=True)
     assert "e9" not in snap.refs and "e8" in snap.refs
-    assert "(web_scroll down to see them)" in snap.text
+    assert "(outside the viewport; web_scroll down to see them)" in snap.text
     assert "viewport_only" in snap.stats.truncation_reasons
 
 
@@ -143,7 +144,9 @@ def test_max_depth_lifts_and_reports() -> None:
     snap = render(load("shop"), max_depth=1)
     assert all(not ln.startswith(" ") for ln in snap.text.split("\n"))
     assert len(snap.refs) == 11
-    assert "max_depth" in snap.stats.truncation_reasons and snap.stats.truncated
+    # nothing is lost (deeper nodes are lifted), so it is a reason for hosts, not truncation
+    assert "max_depth" in snap.stats.truncation_reasons and not snap.stats.truncated
+    assert "truncated=false" in snap.text.split("\n")[0]
 
 
 def test_scope_ref_renders_only_the_subtree_and_unknown_scope_fails() -> None:
@@ -158,7 +161,7 @@ def test_max_chars_and_reason() -> None:
     assert len(snap.text) <= 700 and 0 < len(snap.refs) < 11
     assert snap.stats.truncation_reasons == ["max_chars"]
     tiny = render(load("shop"), max_chars=400)
-    assert "summary=true" in tiny.text and "raise max_chars (now 400)" in tiny.text
+    assert "summary=true" in tiny.text and "over the 400-character cap" in tiny.text
     assert tiny.stats.truncation_reasons == ["max_chars"]
 
 
@@ -194,7 +197,57 @@ def test_extractor_caps_are_reasons() -> None:
     snap = render(tree)
     assert "extractor.maxNodes" in snap.stats.truncation_reasons
     assert "truncated=true" in snap.text.split("\n")[0]
-    assert "the page has more than was read" in snap.text
+    assert ("- ... the page has more than was read (reading stopped at the node cap per frame;"
+            " scope= a CSS selector reads one part)") in snap.text
+
+
+def _with_extractor_reasons(*reasons: str) -> PageTree:
+    tree = load("shop")
+    return tree.model_copy(update={"stats": tree.stats.model_copy(
+        update={"truncated": True, "truncated_reasons": list(reasons)})})
+
+
+def test_each_extractor_cap_is_named_or_is_not_truncation() -> None:
+    timed = render(_with_extractor_reasons("maxTime"))
+    assert "(reading stopped at the time cap;" in timed.text and timed.stats.truncated
+    # shortened texts end in an ellipsis in place and deep nesting is lifted: nothing the
+    # model needs is missing, so no marker and not truncated (the reason stays for hosts)
+    shortened = render(_with_extractor_reasons("maxTextPerNode", "maxAttr", "maxDepth"))
+    assert not shortened.stats.truncated and "truncated=false" in shortened.text
+    assert "more than was read" not in shortened.text
+    assert "extractor.maxTextPerNode" in shortened.stats.truncation_reasons
+
+
+def _long_page(n: int) -> PageTree:
+    links = [{"tag": "li", "role": "listitem", "children": [
+        {"tag": "a", "role": "link", "name": f"Item {i}", "ref": f"e{i}",
+         "box": {"x": 0, "y": 40 * i, "w": 100, "h": 20}}]} for i in range(1, n + 1)]
+    return PageTree.model_validate({
+        "url": "https://shop.test/", "title": "Long", "viewport": {"width": 1280, "height": 720},
+        "document": {"width": 1280, "height": 40 * n + 100},
+        "root": {"tag": "body", "children": [{"tag": "ul", "role": "list", "children": links}]}})
+
+
+def test_default_caps_do_not_cut_before_the_token_budget() -> None:
+    tree = _long_page(600)
+    big = render(tree, max_tokens=20_000)
+    assert len(big.refs) == 600 and not big.stats.truncated, big.stats
+    small = render(tree, max_tokens=3000)
+    assert small.stats.truncation_reasons == ["max_tokens"]
+    markers = [ln for ln in small.text.split("\n") if ln.lstrip().startswith("- ... ")]
+    assert markers and all("(over the token budget; " in m for m in markers), markers
+    assert any("max_tokens above 3000 shows them" in m or "web_scroll down" in m
+               for m in markers)
+
+
+@pytest.mark.parametrize(("cap", "named"), [({"max_nodes": 50}, "over the 50-line cap"),
+                                            ({"max_chars": 2000}, "over the 2000-character cap")])
+def test_a_cap_the_host_set_is_named_and_no_larger_budget_is_offered(
+        cap: dict[str, int], named: str) -> None:
+    snap = render(_long_page(300), max_tokens=20_000, **cap)
+    markers = [ln for ln in snap.text.split("\n") if ln.lstrip().startswith("- ... ")]
+    assert markers and all(f"({named}; " in m for m in markers), markers
+    assert not any("max_tokens" in m for m in markers)
 
 
 def test_bad_options_are_clear_errors() -> None:

@@ -16,7 +16,7 @@ import pytest
 from webrefs import Browser
 from webrefs.models import Node, PageTree
 
-from tests.helpers.extracting import evaluate, extract, find_all, walk
+from tests.helpers.extracting import extract, find_all, walk
 from tests.helpers.server import SiteServer
 
 SAME = object()
@@ -110,8 +110,8 @@ CASES = [
          "deliberate: an opacity:0 button is invisible to a sighted user, so not in our tree"),
 ]
 
-_IDS_TO_REFS = (
-    "([key, ids]) => { const book = window[key].books.get('');"
+_IDS_TO_REFS = (  # run in webrefs' world, where the registry lives
+    "(root, [key, ids]) => { const book = window[key].books.get('');"
     " return ids.map((id) => book.byEl.get(document.getElementById(id)) || null); }"
 )
 _PW_LINE = re.compile(r'^- (?P<role>[a-z]+) "(?P<name>(?:[^"\\]|\\.)*)"')
@@ -130,7 +130,9 @@ def page(browser: Browser, site: SiteServer) -> Page:
     try:
         tree = extract(tab, content_refs=True)
         ids = [c.id for c in CASES]
-        refs = evaluate(tab, _IDS_TO_REFS, [tab.core.refs.registry_key, ids])
+        world = tab.core.refs.world
+        refs = tab.runner.run(world.value(
+            tab.core.page.main_frame, _IDS_TO_REFS, [tab.core.refs.registry_key, ids], 10.0))
         by_ref = {n.ref: n for n in walk(tree.root) if n.ref}
         ours = {i: by_ref.get(r) if r else None for i, r in zip(ids, refs, strict=True)}
         theirs: dict[str, tuple[str, str] | None] = {}

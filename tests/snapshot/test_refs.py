@@ -176,5 +176,6 @@ def test_planted_fake_registry_is_not_used(tab: Tab, site: SiteServer) -> None:
     keys = evaluate(
         tab, "() => Object.getOwnPropertyNames(window).filter(k => k.startsWith('__webrefs'))"
     )
-    # the planted one, and the real ones whose names are unguessable
-    assert "__webrefsRegistry" in keys and tab.core.refs.registry_key in keys
+    # only the planted one: the real registry lives in webrefs' isolated world
+    assert tab.core.refs.world.isolated
+    assert keys == ["__webrefsRegistry"]

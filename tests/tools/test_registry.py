@@ -183,7 +183,7 @@ def test_after_action_diff_shows_changed_lines(fake: FakeTab) -> None:
     assert '\n+ searchbox "Search articles" [ref=e1]: lighthouse' in out.content
     out = tools.call("web_press_key", {"key": "Tab"})
     assert "changed=0 added=0 removed=0" in out.content
-    assert out.content.endswith("(no change)")
+    assert "(no change)\n<<<end of page content" in out.content  # fenced as page content
 
 
 def test_after_action_diff_without_a_baseline_gives_the_snapshot(fake: FakeTab) -> None:

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from playwright.async_api import ElementHandle
-
 from ..errors import InvalidArgumentError, NotActionableError, VerificationError
 from ..models import ActionResult
-from .dom import run_js
+from ..snapshot.world import World
+from .dom import EVAL_TIMEOUT_S, run_js
 from .perform import Outcome, covered_error, perform, timeout_ms
 from .targets import Target
 
@@ -66,8 +65,8 @@ _CONTROL_JS = """
 """
 
 
-async def _state(t: Target) -> dict[str, Any]:
-    state = await run_js(t.handle, _CONTROL_JS, "state")
+async def _state(t: Target, world: World) -> dict[str, Any]:
+    state = await run_js(t.handle, _CONTROL_JS, "state", world=world)
     return dict(state) if isinstance(state, dict) else {"found": False}
 
 
@@ -80,12 +79,13 @@ async def check(tab: TabCore, target: str, checked: bool = True) -> ActionResult
     async def act(t: Target | None) -> Outcome:
         assert t is not None
         name = f"{t.ref} ({t.label})" if t.label else t.ref
-        state = await _state(t)
+        state = await _state(t, tab.refs.world)
         if not state.get("found"):
             raise NotActionableError(
                 f"Cannot check {name}: it is not a checkbox, radio or switch "
                 f"(<{state.get('tag', '?')}>).",
-                hint="Use click() for buttons, select() for dropdowns.", reason="not_checkable",
+                hint="Use web_click for buttons, web_select for select boxes.",
+                reason="not_checkable",
             )
         kind = state["kind"]
         if state.get("disabled"):
@@ -99,8 +99,9 @@ async def check(tab: TabCore, target: str, checked: bool = True) -> ActionResult
                 f"A radio button cannot be unchecked directly ({name}).",
                 hint="Check another radio button of the same group instead.",
             )
-        clickable = (await t.handle.evaluate_handle(_CONTROL_JS, "clickable")).as_element()
-        if not isinstance(clickable, ElementHandle):
+        clickable = await tab.refs.world.element(t.handle, _CONTROL_JS, "clickable",
+                                                 EVAL_TIMEOUT_S)
+        if clickable is None:
             clickable = t.handle
         via = Target(t.given, t.ref, t.frame, clickable, t.matched_by, t.label)
         covered = await covered_error(tab, via, f"check {name}")
@@ -112,7 +113,7 @@ async def check(tab: TabCore, target: str, checked: bool = True) -> ActionResult
                           {"changed": True})
 
         async def verify() -> None:
-            now = await _state(t)
+            now = await _state(t, tab.refs.world)
             outcome.readback["checked"] = now.get("checked")
             if now.get("checked") is not checked:
                 raise VerificationError(

@@ -11,9 +11,10 @@ from typing import Any
 from playwright.async_api import ElementHandle
 from playwright.async_api import Error as PlaywrightError
 
-from ..errors import ActionTimeoutError, StaleRefError
+from ..errors import ActionError, ActionTimeoutError, StaleRefError
+from ..snapshot.world import World
 
-__all__ = ["EVAL_TIMEOUT_S", "hit_test", "inspect", "run_js"]
+__all__ = ["CENTRE_SHOWN_JS", "EVAL_TIMEOUT_S", "hit_test", "inspect", "run_js"]
 
 EVAL_TIMEOUT_S = 3.0
 """Longest wait for one of these reads."""
@@ -41,22 +42,44 @@ INSPECT_JS = """
   let value = null;
   if (textInput || tag === 'select') value = el.value;
   else if (editable) value = el.innerText;
-  return {connected: true, tag, type, role, disabled, ariaDisabled, editable, readonly,
+  const masked = type === 'password' || /password/i.test(el.getAttribute('autocomplete') || '') ||
+    (style.webkitTextSecurity || 'none') !== 'none';
+  return {connected: true, tag, type, role, disabled, ariaDisabled, editable, readonly, masked,
           visible, value, multiple: tag === 'select' ? el.multiple : false,
           name: (el.getAttribute('aria-label') || el.getAttribute('name') || el.id || '')
                 .slice(0, 80)};
 }
 """
 
-# Scroll the element into view, then ask the page what is under its centre. Returns null when
+# Whether the element's centre can be seen: inside the window and inside every ancestor that
+# clips its content (scrolling boxes, overflow:hidden), across shadow roots.
+CENTRE_SHOWN_JS = """
+(el) => {
+  const r = el.getBoundingClientRect();
+  const x = r.left + r.width / 2, y = r.top + r.height / 2;
+  if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) return false;
+  let n = el.parentElement || (el.getRootNode() && el.getRootNode().host) || null;
+  while (n && n !== document.documentElement && n !== document.body) {
+    const s = getComputedStyle(n);
+    if (s.overflowX !== 'visible' || s.overflowY !== 'visible') {
+      const b = n.getBoundingClientRect();
+      if (x < b.left || x >= b.right || y < b.top || y >= b.bottom) return false;
+    }
+    n = n.parentElement || (n.getRootNode() && n.getRootNode().host) || null;
+  }
+  return true;
+}
+"""
+
+# Scroll the element into view (within its scrolling boxes too), then ask the page what is
+# under its centre. Returns null when
 # the element itself (or something inside it) receives the click, else a description of the
 # element on top and that element as ``hit`` (for ref lookup by the caller).
 HIT_JS = """
 (el) => {
   if (!el.isConnected) return {covered: false, detached: true};
-  const r0 = el.getBoundingClientRect();
   const vw = window.innerWidth, vh = window.innerHeight;
-  if (r0.bottom < 0 || r0.top > vh || r0.right < 0 || r0.left > vw) {
+  if (!(""" + CENTRE_SHOWN_JS.strip() + """)(el)) {
     el.scrollIntoView({block: 'center', inline: 'center', behavior: 'instant'});
   }
   const r = el.getBoundingClientRect();
@@ -97,11 +120,15 @@ HIT_ELEMENT_JS = """
 
 
 async def run_js(handle: ElementHandle, script: str, arg: Any = None,
-                 timeout_s: float = EVAL_TIMEOUT_S) -> Any:
-    """Evaluate ``script`` on ``handle`` with a timeout; a detached element is a stale ref."""
+                 timeout_s: float = EVAL_TIMEOUT_S, *, world: World) -> Any:
+    """Run ``script`` (``(el, arg) => JSON data``) on ``handle`` in ``world`` (webrefs' own,
+    so the page's replaced built-ins cannot garble the answer) with a timeout; a detached
+    element is a stale ref."""
     try:
-        coro = handle.evaluate(script) if arg is None else handle.evaluate(script, arg)
-        return await asyncio.wait_for(coro, timeout=timeout_s)
+        return await world.value(handle, script, arg, timeout_s)
+    except ValueError:
+        raise ActionError("The page's answer could not be read.",
+                          hint="Take a new snapshot and try again.") from None
     except TimeoutError:
         raise ActionTimeoutError(
             f"The page did not answer within {int(timeout_s * 1000)} ms "
@@ -120,9 +147,9 @@ async def run_js(handle: ElementHandle, script: str, arg: Any = None,
         raise
 
 
-async def inspect(handle: ElementHandle) -> dict[str, Any]:
+async def inspect(handle: ElementHandle, world: World) -> dict[str, Any]:
     """Kind and state of the element (tag, type, role, disabled, editable, readonly, value)."""
-    info = await run_js(handle, INSPECT_JS)
+    info = await run_js(handle, INSPECT_JS, world=world)
     if not isinstance(info, dict) or not info.get("connected"):
         raise StaleRefError(
             "The element is no longer on the page.",
@@ -131,22 +158,22 @@ async def inspect(handle: ElementHandle) -> dict[str, Any]:
     return info
 
 
-async def hit_test(handle: ElementHandle, *, patience_s: float = 0.6) -> dict[str, Any] | None:
+async def hit_test(handle: ElementHandle, world: World, *,
+                   patience_s: float = 0.6) -> dict[str, Any] | None:
     """``None`` when a click at the element's centre reaches it; else what covers it (after
     retrying for ``patience_s``, so an overlay that is fading out is waited for), with the
     covering element as ``handle`` under the key ``"hit"``."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + patience_s
     while True:
-        info = await run_js(handle, HIT_JS)
+        info = await run_js(handle, HIT_JS, world=world)
         if not isinstance(info, dict) or not info.get("covered"):
             return None
         if loop.time() >= deadline:
             break
         await asyncio.sleep(0.1)
     try:
-        hit = await asyncio.wait_for(handle.evaluate_handle(HIT_ELEMENT_JS), EVAL_TIMEOUT_S)
-        element = hit.as_element()
+        element = await world.element(handle, HIT_ELEMENT_JS, None, EVAL_TIMEOUT_S)
         if element is not None:
             info["hit"] = element
     except (TimeoutError, PlaywrightError):

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import ActionTimeoutError, InvalidArgumentError
 from ..models import PageTree
 from ..snapshot.extract import extract_page
+from .guarding import judge_action
 from .limits import clamp_ms
 
 if TYPE_CHECKING:
@@ -24,10 +25,13 @@ async def evaluate(tab: TabCore, expression: str, arg: Any = None,
     """The value of ``expression`` (a JavaScript expression or function, as Playwright's
     ``page.evaluate`` takes it) on the tab's main frame, within ``timeout_ms``."""
     if not isinstance(expression, str) or not expression.strip():
-        raise InvalidArgumentError("evaluate() needs a JavaScript expression as a string.")
+        raise InvalidArgumentError("The expression must be JavaScript given as a string.",
+                                   host_hint="Tab.evaluate() takes a JavaScript expression.")
     limit = clamp_ms(timeout_ms, default=10_000)
 
     async def run() -> Any:
+        # running a script is sensitive (always "confirm"); stopped only under gate="all"
+        await judge_action(tab, "evaluate", None, None)
         try:
             return await asyncio.wait_for(tab.page.evaluate(expression, arg), limit / 1000)
         except TimeoutError:

@@ -54,7 +54,8 @@ def check_value(value: object, max_chars: int) -> str:
     if len(value) > cap:
         raise InvalidArgumentError(
             f"The value is {len(value)} characters long; the limit is {cap}.",
-            hint="Shorten the text, or raise TabOptions.max_value_chars.",
+            hint="Fill a shorter text.",
+            host_hint="Raise TabOptions.max_value_chars to allow longer values.",
         )
     return value
 
@@ -73,7 +74,8 @@ def check_upload_paths(paths: str | Sequence[str], roots: Sequence[str]) -> list
     if not roots:
         raise InvalidArgumentError(
             "Uploads are disabled: no folder is allowed.",
-            hint="Set TabOptions.upload_roots to the folders files may be uploaded from.",
+            hint="Uploading files is not possible here; tell the user.",
+            host_hint="Set TabOptions.upload_roots to the folders files may be uploaded from.",
         )
     resolved_roots = [Path(r).expanduser().resolve() for r in roots]
     out: list[str] = []

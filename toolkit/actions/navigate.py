@@ -3,11 +3,13 @@
 
 from __future__ import annotations
 
+import contextlib
+import re
 from typing import TYPE_CHECKING
 
 from playwright.async_api import Error as PlaywrightError
 
-from ..errors import InvalidArgumentError, NavigationError
+from ..errors import InvalidArgumentError, NavigationBlockedError, NavigationError
 from ..models import ActionResult
 from .limits import clamp_ms
 from .perform import Outcome, perform
@@ -15,7 +17,7 @@ from .perform import Outcome, perform
 if TYPE_CHECKING:
     from ..session.tabcore import TabCore
 
-__all__ = ["go_back", "go_forward", "goto"]
+__all__ = ["blocked_error", "go_back", "go_forward", "goto"]
 
 _SCHEMES = ("http://", "https://", "file://", "about:", "data:")
 
@@ -40,27 +42,74 @@ def check_url(url: object) -> str:
     return url
 
 
+_HAS_SCHEME = re.compile(r"^\s*[a-zA-Z][a-zA-Z0-9+.-]*:")
+
+
+def blocked_error(url: str, rule: str, reason: str, stays: str) -> NavigationBlockedError:
+    """The error for a URL the safety policy refuses (the model is told not to look for
+    another way there)."""
+    return NavigationBlockedError(
+        f"Opening {url[:200]} is blocked by the safety policy (rule {rule}: {reason}); "
+        f"the tab is at {stays[:200]}.",
+        hint="Do not try another spelling of this address or another way to reach it; "
+        "continue with allowed pages or tell the user.",
+        host_hint="To allow it, change the SafetyPolicy given to Browser.launch "
+        "(allowed_domains, blocked_domains, block_private_network, block_link_local).",
+        rule=rule, url=url[:2000],
+    )
+
+
+def _blocked_since(tab: TabCore, since: int,
+                   redirects_only: bool = False) -> NavigationBlockedError | None:
+    for b in tab.browser.blocked[since:]:
+        if redirects_only and b.after != "redirect":
+            continue
+        if b.navigation and b.tab in (None, tab.id):
+            return blocked_error(b.url, b.rule, b.reason, tab.page.url)
+    return None
+
+
 async def goto(tab: TabCore, url: str) -> ActionResult:
     """Open ``url`` in this tab and wait until the page is ready.
 
     A page that does not answer (a script stuck in a loop, a dialog storm) cannot be left the
-    usual way; the tab is then given a fresh page first, and the result says so."""
+    usual way; the tab is then given a fresh page first, and the result says so. A URL the
+    safety policy forbids is a :class:`NavigationBlockedError` naming the rule; so is a
+    redirect to one (the tab is then left on ``about:blank``)."""
+    if tab.browser.safety.enabled and isinstance(url, str) and _HAS_SCHEME.match(url):
+        verdict = await tab.browser.judge(url.strip(), top_level=True)
+        if not verdict.allowed:
+            raise blocked_error(url.strip(), verdict.rule, verdict.reason, tab.page.url)
     url = check_url(url)
     replaced = await tab.unstick()
 
     async def act(_t: object) -> Outcome:
+        before = len(tab.browser.blocked)
         try:
             response = await tab.page.goto(url, wait_until="domcontentloaded",
                                            timeout=_nav_timeout(tab))
         except PlaywrightError as exc:
+            blocked = _blocked_since(tab, before)
+            if blocked is not None:
+                raise blocked from None
             if "net::ERR_ABORTED" in str(exc) and tab.page.url != url:
                 # a beforeunload dialog that was dismissed keeps the page where it was
                 raise NavigationError(
                     f"Navigation to {url[:200]} was cancelled; the tab stays at {tab.page.url}.",
-                    hint="The page asked to confirm leaving; set TabOptions.dialogs='accept' "
-                    "to leave anyway.",
+                    hint="The page asked to confirm leaving and was answered no; finish or "
+                    "save what it asks first, or tell the user.",
+                    host_hint="Set TabOptions.dialogs='accept' to leave anyway.",
                 ) from None
             raise
+        where = tab.page.url
+        landed = await tab.browser.judge(where, top_level=True)
+        if not landed.allowed:  # a redirect the routing could not see: leave at once
+            with contextlib.suppress(PlaywrightError):
+                await tab.page.goto("about:blank")
+            raise blocked_error(where, landed.rule, landed.reason, "about:blank")
+        redirected = _blocked_since(tab, before, redirects_only=True)
+        if redirected is not None:  # stopped at a redirect hop: the tab stayed where it was
+            raise redirected
         status = response.status if response is not None else None
         if status is not None and status >= 400:
             message = f"Opened {tab.page.url} (HTTP {status})."
@@ -69,7 +118,7 @@ async def goto(tab: TabCore, url: str) -> ActionResult:
         return Outcome(message, {"status": status})
 
     result = await perform(tab, "goto", None, act, doing=f"opening {url[:200]}",
-                           limit_ms=_nav_timeout(tab))
+                           limit_ms=_nav_timeout(tab), url=url)
     if replaced:
         note = ("The previous page was not responding, so the tab was given a fresh page "
                 "first (its back history is gone).")

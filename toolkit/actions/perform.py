@@ -18,6 +18,7 @@ from playwright.async_api import Error as PlaywrightError
 from ..errors import (
     ActionError,
     ActionTimeoutError,
+    ConsentError,
     NotActionableError,
     StaleRefError,
     WebrefsError,
@@ -25,9 +26,10 @@ from ..errors import (
 )
 from ..models import ActionResult, DialogEvent
 from ..render.diff import diff_snapshots
-from ..snapshot.refs import REGISTRY_KEY
+from ..safety.fence import clean_line
 from . import readiness
 from .dom import hit_test
+from .guarding import judge_action
 from .limits import clamp_ms
 from .targets import Target, resolve
 
@@ -63,7 +65,7 @@ def timeout_ms(tab: TabCore) -> int:
 
 async def covered_error(tab: TabCore, target: Target, doing: str) -> NotActionableError | None:
     """A ``covered`` error naming what covers the target (and its ref), or ``None``."""
-    info = await hit_test(target.handle)
+    info = await hit_test(target.handle, tab.refs.world)
     if info is None:
         return None
     what = f"<{info.get('tag', '?')}>"
@@ -98,9 +100,8 @@ _REF_OF_JS = """
 async def _ref_of(tab: TabCore, handle: ElementHandle) -> str | None:
     """The ref this tab issued for the element, if any (asked from the page's registry)."""
     try:
-        key = getattr(tab.refs, "registry_key", REGISTRY_KEY)
-        ref = await asyncio.wait_for(handle.evaluate(_REF_OF_JS, key), 2.0)
-    except (TimeoutError, PlaywrightError):
+        ref = await tab.refs.world.value(handle, _REF_OF_JS, tab.refs.registry_key, 2.0)
+    except (TimeoutError, PlaywrightError, ValueError):
         return None
     if not isinstance(ref, str):
         return None
@@ -135,17 +136,21 @@ async def _after(tab: TabCore, result: ActionResult) -> ActionResult:
 
 
 async def perform(tab: TabCore, action: str, target: object | None, act: ActFn, *,
-                  doing: str, wait: bool = True, limit_ms: int | None = None) -> ActionResult:
+                  doing: str, wait: bool = True, limit_ms: int | None = None,
+                  url: str | None = None) -> ActionResult:
     """Run ``act`` on ``tab`` under its lock and build the :class:`ActionResult`.
 
     ``doing`` completes "... while <doing>" in error messages. ``wait=False`` skips the
     readiness wait. ``limit_ms`` replaces the tab's action timeout as the bound of ``act``.
+    The safety policy judges the action first (``url``: where a navigation goes); a refused
+    one raises :class:`ConsentError` without running.
     """
 
     async def body() -> ActionResult:
         tab.take_dialogs()
         url_before = tab.page.url
         opened_before = len(tab.browser.opened_log)
+        blocked_before = len(tab.browser.blocked)
         downloads_before = len(tab.downloads)
         resolved: Target | None
         ready: readiness.Readiness | None
@@ -161,6 +166,15 @@ async def perform(tab: TabCore, action: str, target: object | None, act: ActFn, 
             matched_by=resolved.matched_by if resolved else None,
             url_before=url_before, url_after=url_before,
         )
+        try:
+            decision = await judge_action(tab, action, target, resolved, url=url)
+        except ConsentError as refusal:
+            if ready:
+                ready.close()
+            refused = partial.model_copy(update={"safety": refusal.decision})
+            raise _with_result(refusal, refused, tab) from None
+        if decision is not None:
+            partial = partial.model_copy(update={"safety": decision})
         limit = (limit_ms or timeout_ms(tab)) / 1000 + _GRACE_S
         try:
             outcome = await asyncio.wait_for(act(resolved), timeout=limit)
@@ -207,6 +221,8 @@ async def perform(tab: TabCore, action: str, target: object | None, act: ActFn, 
         if downloads:
             await _await_downloads(downloads)
             outcome.readback["downloads"] = [dict(d) for d in downloads]
+        if decision is not None and decision.outcome == "approved":
+            outcome.message = f"{outcome.message} (confirmed by the user)"
         result = partial.model_copy(update={
             "message": outcome.message,
             "readback": outcome.readback,
@@ -221,7 +237,7 @@ async def perform(tab: TabCore, action: str, target: object | None, act: ActFn, 
                 outcome.message += " The element then left the page, so it was not read back."
             result = result.model_copy(update={
                 "message": outcome.message, "readback": outcome.readback})
-        result = _finish(tab, result, report, opened_before)
+        result = _finish(tab, result, report, opened_before, blocked_before=blocked_before)
         return await _after(tab, result)
 
     return await tab.call(doing, body)
@@ -270,8 +286,29 @@ def _closed_itself(tab: TabCore) -> bool:
     return tab.closed or tab.page.is_closed()
 
 
+def _blocked_notes(tab: TabCore, since: int) -> tuple[list[str], list[dict[str, Any]]]:
+    """What the safety policy refused on this tab since ``since`` (notes, readback)."""
+    seen = [b for b in tab.browser.blocked[since:] if b.tab in (None, tab.id)]
+    notes: list[str] = []
+    for b in seen[:5]:
+        if b.after == "commit":
+            where = "so the tab was sent to about:blank"
+        elif b.after == "redirect":
+            where = ("reached by a redirect; the tab was stopped" if b.navigation else
+                     "reached by a redirect")
+        else:
+            where = "so the tab did not go there" if b.navigation else "so it was not sent"
+        notes.append(f"the page tried to open {clean_line(b.url, 120)}, which the safety "
+                     f"policy blocks ({b.rule}: {b.reason}), {where}")
+    if len(seen) > 5:
+        notes.append(f"{len(seen) - 5} more requests were blocked")
+    readback = [{"url": b.url[:300], "rule": b.rule, "kind": b.kind,
+                 "navigation": b.navigation} for b in seen[:20]]
+    return notes, readback
+
+
 def _finish(tab: TabCore, result: ActionResult, report: readiness.ReadyReport | None,
-            opened_before: int) -> ActionResult:
+            opened_before: int, *, blocked_before: int | None = None) -> ActionResult:
     dialogs = tab.take_dialogs()
     url_after = tab.page.url if not tab.page.is_closed() else result.url_before
     message = result.message
@@ -292,9 +329,15 @@ def _finish(tab: TabCore, result: ActionResult, report: readiness.ReadyReport | 
     storm = _dialog_note(dialogs, tab.options.max_dialogs)
     if storm:
         notes.append(storm)
+    blocked: list[dict[str, Any]] = []
+    if blocked_before is not None:
+        more, blocked = _blocked_notes(tab, blocked_before)
+        notes.extend(more)
     if notes:
         message = f"{message} ({'; '.join(notes)})"
     readback = dict(result.readback)
+    if blocked:
+        readback["blocked"] = blocked
     if closed:
         readback["tab_closed"] = True
     if report is not None:

@@ -24,7 +24,7 @@ def _name(target: Target) -> str:
 
 async def _ready_for_pointer(tab: TabCore, target: Target, verb: str, *,
                              refuse_disabled: bool) -> dict[str, object]:
-    info = await inspect(target.handle)
+    info = await inspect(target.handle, tab.refs.world)
     if refuse_disabled and info.get("disabled"):
         raise NotActionableError(
             f"Cannot {verb} {_name(target)}: it is disabled.",

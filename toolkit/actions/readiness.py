@@ -34,6 +34,8 @@ from typing import TYPE_CHECKING, Any
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Frame, Page, Request
 
+from ..errors import WebrefsError
+
 if TYPE_CHECKING:
     from ..session.tabcore import TabCore
 
@@ -62,7 +64,7 @@ _ASYNC_TIMER_MS = 50
 
 # The monitor lives on a non-enumerable symbol property of the window: idempotent per document.
 _MONITOR_JS = """
-([mode, refsKey]) => {
+(mode) => {
   const KEY = Symbol.for('webrefs.readiness.v1');
   let st = window[KEY];
   const fresh = !st;
@@ -142,14 +144,6 @@ _MONITOR_JS = """
       JSON.stringify(((a.getAttribute('aria-label') || a.getAttribute('name') ||
                        a.getAttribute('placeholder') || a.innerText || a.value || '') + '')
                      .trim().slice(0, 60));
-    try {
-      const reg = refsKey ? window[refsKey] : null;
-      if (reg && reg.books instanceof Map) {
-        for (const book of reg.books.values()) {
-          const r = book.byEl.get(a); if (r) { focused += ' [ref=' + r + ']'; break; }
-        }
-      }
-    } catch (e) {}
   }
   return {fresh, mut: st.mut - st.mut0, added: st.added - st.added0,
           sinceMut: now - Math.max(st.last, st.settleFrom || 0),
@@ -158,6 +152,16 @@ _MONITOR_JS = """
           opens: st.opens - (st.opens0 || 0),
           readyState: document.readyState, focused, scrollHeight:
           (document.scrollingElement || document.documentElement).scrollHeight};
+}
+"""
+
+
+_FOCUSED_REF_JS = """
+(root, key) => {
+  const a = document.activeElement, reg = window[key];
+  if (!a || !reg || !(reg.books instanceof Map)) return null;
+  for (const book of reg.books.values()) { const r = book.byEl.get(a); if (r) return r; }
+  return null;
 }
 """
 
@@ -269,9 +273,7 @@ class Readiness:
         """One look at the page; ``None`` when it did not answer in time."""
         try:
             result = await asyncio.wait_for(
-                self.tab.page.main_frame.evaluate(
-                    _MONITOR_JS, [mode, getattr(self.tab.refs, "registry_key", None)]
-                ),
+                self.tab.page.main_frame.evaluate(_MONITOR_JS, mode),
                 timeout=max(0.05, min(EVAL_TIMEOUT_S, budget_s)),
             )
         except (TimeoutError, PlaywrightError):
@@ -349,7 +351,24 @@ class Readiness:
             else:
                 wait_s = POLL_MS / 1000
             await asyncio.sleep(max(0.005, min(wait_s, POLL_MS / 1000 * 4, deadline - now)))
+        if report.focused:
+            ref = await self.focused_ref()
+            if ref is not None:
+                report.focused += f" [ref={ref}]"
         return self._finish(report)
+
+    async def focused_ref(self) -> str | None:
+        """The ref of the focused element, asked in webrefs' own world (where the registry
+        is; the monitor above runs in the page's world, where it must watch page scripts)."""
+        try:
+            ref = await self.tab.refs.world.value(
+                self.tab.page.main_frame, _FOCUSED_REF_JS, self.tab.refs.registry_key, 1.0)
+        except (TimeoutError, PlaywrightError, ValueError):
+            return None
+        try:
+            return ref if isinstance(ref, str) and self.tab.refs.was_issued(ref) else None
+        except WebrefsError:
+            return None
 
     def _finish(self, report: ReadyReport) -> ReadyReport:
         report.waited_ms = round((time.monotonic() - self.started) * 1000, 1)

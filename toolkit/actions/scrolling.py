@@ -3,10 +3,16 @@ whether new content appeared (infinite scroll: how many new elements were added)
 
 from __future__ import annotations
 
-import asyncio
 from typing import TYPE_CHECKING, Any
 
-from ..errors import ActionTimeoutError, NotActionableError
+from playwright.async_api import Error as PlaywrightError
+
+from ..errors import (
+    ActionError,
+    ActionTimeoutError,
+    NotActionableError,
+    translate_playwright_error,
+)
 from ..models import ActionResult
 from .dom import EVAL_TIMEOUT_S, run_js
 from .limits import parse_scroll
@@ -21,7 +27,7 @@ __all__ = ["scroll"]
 # With an element: that element if it scrolls along the axis, else its nearest ancestor that
 # does, else the page. Without one (el === null): the page. ``a.read`` only reads the position.
 _SCROLL_JS = """
-([el, a]) => {
+(el, a) => {
   const page = document.scrollingElement || document.documentElement;
   const axisY = a.dir === 'up' || a.dir === 'down';
   const scrolls = (n) => {
@@ -60,19 +66,57 @@ _SCROLL_JS = """
 """
 
 
+# Whether the element's centre lies beyond the window, or beyond a box that clips it, in the
+# direction asked; if so it is scrolled into view (every scrolling ancestor moves).
+_REVEAL_JS = """
+(el, dir) => {
+  const r = el.getBoundingClientRect();
+  const x = r.left + r.width / 2, y = r.top + r.height / 2;
+  const beyond = (b) => dir === 'down' ? y >= b.bottom : dir === 'up' ? y < b.top
+    : dir === 'right' ? x >= b.right : x < b.left;
+  const up = (n) => n.parentElement || (n.getRootNode() && n.getRootNode().host) || null;
+  let hidden = beyond({top: 0, left: 0, bottom: innerHeight, right: innerWidth});
+  for (let n = up(el); !hidden && n && n !== document.documentElement && n !== document.body;
+       n = up(n)) {
+    const s = getComputedStyle(n);
+    if (s.overflowX !== 'visible' || s.overflowY !== 'visible') {
+      hidden = beyond(n.getBoundingClientRect());
+    }
+  }
+  if (!hidden) return false;
+  el.scrollIntoView({block: 'center', inline: 'center', behavior: 'instant'});
+  return true;
+}
+"""
+
+
+async def _reveal(tab: TabCore, t: Target, direction: str) -> bool:
+    """Scroll ``t`` into view when its centre is hidden in ``direction`` (off screen, or
+    clipped by a scrolling box it sits in); whether it had to. An element already passed
+    (hidden the other way) is left alone, so its box keeps scrolling the way asked."""
+    return bool(await run_js(t.handle, _REVEAL_JS, direction, world=tab.refs.world))
+
+
+_POSITION_KEYS = {"x", "y", "width", "height", "maxX", "maxY", "isPage", "scrollable", "view",
+                  "what"}
+
+
 async def _run(tab: TabCore, t: Target | None, args: dict[str, Any]) -> dict[str, Any]:
-    if t is not None:
-        result = await run_js(t.handle, "(el, a) => (" + _SCROLL_JS + ")([el, a])", args)
-    else:
-        try:
-            result = await asyncio.wait_for(
-                tab.page.main_frame.evaluate(_SCROLL_JS, [None, args]), EVAL_TIMEOUT_S
-            )
-        except TimeoutError:
-            raise ActionTimeoutError(
-                "The page did not answer the scroll (its main thread may be busy)."
-            ) from None
-    return dict(result)
+    # In webrefs' own world (see webrefs.snapshot.world): a page that replaced its built-ins
+    # cannot garble the positions read back.
+    where = t.handle if t is not None else tab.page.main_frame
+    try:
+        result = await tab.refs.world.value(where, _SCROLL_JS, args, EVAL_TIMEOUT_S)
+    except TimeoutError:
+        raise ActionTimeoutError(
+            "The page did not answer the scroll (its main thread may be busy)."
+        ) from None
+    except PlaywrightError as exc:
+        raise translate_playwright_error(exc, doing="scrolling") from None
+    if not isinstance(result, dict) or not result.keys() >= _POSITION_KEYS:
+        raise ActionError("The page's scroll position could not be read.",
+                          hint="Take a new snapshot and try again.")
+    return result
 
 
 def _at_end(pos: dict[str, Any], direction: str) -> bool:
@@ -92,6 +136,13 @@ async def scroll(tab: TabCore, direction: str = "down", amount: int | str | None
     args = {"dir": d, "pixels": how.pixels, "screens": how.screens, "read": False}
 
     async def act(t: Target | None) -> Outcome:
+        if t is not None and await _reveal(tab, t, d):
+            name = f"{t.ref} ({t.label})" if t.label else t.ref
+            now = await _run(tab, t, {**args, "read": True})
+            return Outcome(
+                f"Scrolled {name} into view (it was hidden {d} inside {now['what']}).",
+                {"revealed": True, "x": now["x"], "y": now["y"], "max_x": now["maxX"],
+                 "max_y": now["maxY"], "content_grew": False, "at_end": _at_end(now, d)})
         before = await _run(tab, t, {**args, "read": True})
         if t is not None and not before["scrollable"] and before["isPage"]:
             name = f"{t.ref} ({t.label})" if t.label else t.ref

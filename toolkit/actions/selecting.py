@@ -119,14 +119,14 @@ async def _select_native(tab: TabCore, t: Target, wanted: list[str], info: dict[
                          name: str) -> Outcome:
     if info.get("disabled"):
         raise NotActionableError(f"Cannot select in {name}: it is disabled.", reason="disabled")
-    options = await run_js(t.handle, _NATIVE_OPTIONS_JS)
+    options = await run_js(t.handle, _NATIVE_OPTIONS_JS, world=tab.refs.world)
     picked = match_options(wanted, options, multiple=bool(info.get("multiple")))
     await t.handle.select_option(index=picked, timeout=timeout_ms(tab))
     labels = [options[i]["label"] for i in picked]
     outcome = Outcome(f"Selected {', '.join(map(repr, labels))} in {name}.")
 
     async def verify() -> None:
-        now = await run_js(t.handle, _NATIVE_OPTIONS_JS)
+        now = await run_js(t.handle, _NATIVE_OPTIONS_JS, world=tab.refs.world)
         chosen = [o for o in now if o["selected"]]
         outcome.readback["selected"] = [o["label"] for o in chosen]
         outcome.readback["values"] = [o["value"] for o in chosen]
@@ -145,7 +145,7 @@ async def _custom_options(tab: TabCore, t: Target) -> list[dict[str, Any]]:
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout_ms(tab) / 1000
     while True:
-        options = await run_js(t.handle, _CUSTOM_OPTIONS_JS, None)
+        options = await run_js(t.handle, _CUSTOM_OPTIONS_JS, None, world=tab.refs.world)
         if options or loop.time() >= deadline:
             return list(options or [])
         await asyncio.sleep(0.05)
@@ -158,7 +158,7 @@ async def _select_custom(tab: TabCore, t: Target, wanted: list[str], info: dict[
     steps: list[str] = []
     chosen: list[str] = []
     for w in wanted:
-        options = await run_js(t.handle, _CUSTOM_OPTIONS_JS, None)
+        options = await run_js(t.handle, _CUSTOM_OPTIONS_JS, None, world=tab.refs.world)
         if not options and info.get("role") != "listbox":
             covered = await covered_error(tab, t, f"open {name}")
             if covered is not None:
@@ -188,7 +188,7 @@ async def _select_custom(tab: TabCore, t: Target, wanted: list[str], info: dict[
 
     async def verify() -> None:
         try:
-            shown = await run_js(t.handle, _CUSTOM_READBACK_JS)
+            shown = await run_js(t.handle, _CUSTOM_READBACK_JS, world=tab.refs.world)
         except Exception:  # the widget may re-render itself
             shown = None
         outcome.readback["shown"] = shown
@@ -207,7 +207,7 @@ async def select(tab: TabCore, target: str, values: str | Sequence[str]) -> Acti
     async def act(t: Target | None) -> Outcome:
         assert t is not None
         name = f"{t.ref} ({t.label})" if t.label else t.ref
-        info = await inspect(t.handle)
+        info = await inspect(t.handle, tab.refs.world)
         if info.get("tag") == "select":
             return await _select_native(tab, t, wanted, info, name)
         if info.get("role") in ("combobox", "listbox") or (info.get("tag") == "input" and \
@@ -216,7 +216,7 @@ async def select(tab: TabCore, target: str, values: str | Sequence[str]) -> Acti
         raise NotActionableError(
             f"Cannot select options in {name}: it is not a select, combobox or listbox "
             f"(<{info.get('tag')}>).",
-            hint="Click it to open it, or use fill() for a text field.",
+            hint="Use web_click to open it, or web_fill for a text field.",
             reason="not_select",
         )
 

@@ -9,6 +9,7 @@ from ..errors import SnapshotError
 from ..models import Snapshot
 from ..options import RenderOptions, merge_options
 from ..render.renderer import render
+from ..safety.fence import clean_tree
 from ..snapshot.extract import extract_page
 from ..snapshot.refs import parse_ref
 
@@ -52,6 +53,8 @@ async def take_snapshot(tab: TabCore, overrides: dict[str, Any]) -> Snapshot:
                               content_refs=not opts.interactive_only, root_selector=selector)
     # extract_page already lists the tab's dialogs seen since the last action (not consumed:
     # the action that caused them reports them too)
+    if tab.browser.safety.enabled:
+        tree = clean_tree(tree)  # page text as a sighted user reads it, unable to forge refs
     snap = render(tree, opts)
     tab.last_tree = tree
     tab.last_snapshot = snap

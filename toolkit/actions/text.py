@@ -13,8 +13,9 @@ import asyncio
 import time
 from typing import TYPE_CHECKING, Any
 
-from ..errors import ActionTimeoutError, InvalidArgumentError
+from ..errors import ActionError, ActionTimeoutError, InvalidArgumentError
 from ..models import ActionResult, TextResult
+from ..safety.fence import clean_text
 from .dom import EVAL_TIMEOUT_S, run_js
 from .limits import clamp_ms
 from .perform import Outcome, perform
@@ -34,17 +35,27 @@ _VISIBLE_TEXT_JS = """
                         'CANVAS', 'VIDEO', 'AUDIO', 'HEAD', 'SELECT', 'OPTION']);
   const out = [];
   const docW = Math.max(document.documentElement.scrollWidth, innerWidth);
+  const CLIP0 = /^(circle|ellipse)\\(0(px|%)?[\\s)]|^inset\\(\\s*(5\\d|[6-9]\\d|100)%/;
+  const POLY0 = /^polygon\\((\\s*0(px|%)?\\s+0(px|%)?\\s*,?)+\\)$/;
   const hidden = (el, s) => {
     if (s.display === 'none' || s.visibility === 'hidden' || s.visibility === 'collapse')
       return true;
     if (Number(s.opacity) < 0.05) return true;
-    if (el.hidden) return true;
+    if (el.hidden || el.getAttribute('aria-hidden') === 'true' || el.hasAttribute('inert'))
+      return true;
+    if (/opacity\\(0(\\.0*)?%?\\)/.test(s.filter) || CLIP0.test(s.clipPath) ||
+        POLY0.test(s.clipPath)) return true;
+    const m = /^matrix\\(([^,]+), ([^,]+), ([^,]+), ([^,]+)/.exec(s.transform);
+    if (m && Math.abs(m[1] * m[4] - m[2] * m[3]) < 0.01) return true;
     const r = el.getBoundingClientRect();
-    if ((s.overflow === 'hidden' || s.clip !== 'auto' || s.clipPath !== 'none') &&
-        r.width <= 2 && r.height <= 2 && s.display !== 'contents') return true;
+    if ((s.overflow !== 'visible' || s.clip !== 'auto' || s.clipPath !== 'none') &&
+        (r.width <= 2 || r.height <= 2) && s.display !== 'contents' && s.display !== 'inline')
+      return true;
     if (r.right + scrollX < -50 || r.left + scrollX > docW + 50 ||
         r.bottom + scrollY < -50) return true;
-    if (parseFloat(s.fontSize) < 3) return true;
+    if (parseFloat(s.fontSize) < 3 || parseFloat(s.textIndent) < -999) return true;
+    if (/^rgba\\(.*,\\s*0\\)$|^transparent$/.test(s.color) &&
+        !parseFloat(s.webkitTextStrokeWidth)) return true;
     return false;
   };
   const walk = (node) => {
@@ -62,8 +73,13 @@ _VISIBLE_TEXT_JS = """
         if (block) out.push('\\n');
         else if (s.display === 'table-cell') out.push(' \\t ');
         if (n.tagName === 'INPUT' && ['text', 'search', 'email', 'url', 'tel', 'number']
-              .includes((n.type || '').toLowerCase()) && n.value) out.push(' ' + n.value + ' ');
-        walk(n.shadowRoot || n);
+              .includes((n.type || '').toLowerCase()) && n.value &&
+            (s.webkitTextSecurity || 'none') === 'none' &&
+            !/password/i.test(n.getAttribute('autocomplete') || '')) out.push(' ' + n.value + ' ');
+        if (n.tagName === 'DETAILS' && !n.open) {  // closed: only its summary shows
+          const sm = n.querySelector(':scope > summary');
+          if (sm) walk(sm);
+        } else if (s.contentVisibility !== 'hidden') walk(n.shadowRoot || n);
         if (block) out.push('\\n');
       }
     }
@@ -100,6 +116,8 @@ _MAIN_JS = """
 """
 
 _BODY_TEXT_JS = "() => (" + _VISIBLE_TEXT_JS.strip() + ")(document.body)"
+_MAIN_TEXT_JS = ("() => { const [el, source] = (" + _MAIN_JS.strip() + ")();"
+                 " return [(" + _VISIBLE_TEXT_JS.strip() + ")(el), source]; }")
 
 _MAX_LENGTH = 100_000
 _TEXT_LIMIT_S = 20.0
@@ -121,7 +139,7 @@ def truncate(text: str, max_length: int) -> tuple[str, bool]:
 
 async def _page_eval(tab: TabCore, script: str, arg: Any = None) -> Any:
     try:
-        return await asyncio.wait_for(tab.page.main_frame.evaluate(script, arg), EVAL_TIMEOUT_S)
+        return await tab.refs.world.value(tab.page.main_frame, script, arg, EVAL_TIMEOUT_S)
     except TimeoutError:
         raise ActionTimeoutError(
             "The page did not answer (its main thread may be busy).",
@@ -137,25 +155,28 @@ async def get_text(tab: TabCore, target: str | None = None,
     limit = min(max_length, _MAX_LENGTH)
 
     async def run() -> TextResult:
+        world = tab.refs.world
         if target is not None:
             t = await resolve(tab, target)
-            text, ref, source = await run_js(t.handle, _VISIBLE_TEXT_JS), t.ref, "element"
+            text = await run_js(t.handle, _VISIBLE_TEXT_JS, world=world)
+            ref, source = t.ref, "element"
         else:
             try:
-                found = await asyncio.wait_for(
-                    tab.page.main_frame.evaluate_handle(_MAIN_JS), EVAL_TIMEOUT_S)
+                found = await world.value(tab.page.main_frame, _MAIN_TEXT_JS, None,
+                                          EVAL_TIMEOUT_S)
             except TimeoutError:
                 raise ActionTimeoutError(
                     f"The page did not answer within {int(EVAL_TIMEOUT_S * 1000)} ms while "
                     "reading its text (its main thread may be stuck).",
                     hint="Navigate to another page or close the tab.",
                 ) from None
-            root = await found.get_property("0")
-            source = str(await (await found.get_property("1")).json_value())
-            element = root.as_element()
-            text = await run_js(element, _VISIBLE_TEXT_JS) if element is not None else ""
-            ref = None
+            if not isinstance(found, list) or len(found) != 2:
+                raise ActionError("The page's text could not be read.",
+                                  hint="Take a new snapshot and try again.")
+            text, source, ref = found[0], str(found[1]), None
         full = str(text or "")
+        if tab.browser.safety.enabled:
+            full = clean_text(full)  # no invisible characters, no forged refs
         shown, cut = truncate(full, limit)
         return TextResult(text=shown, total_length=len(full), truncated=cut, ref=ref,
                           source=source, url=tab.page.url)

@@ -37,6 +37,10 @@ class Limits:
     max_tokens: int
     max_chars: int
     max_nodes: int
+    chars_set: bool = True
+    """``max_chars`` was set by the host (else it follows the budget)."""
+    nodes_set: bool = True
+    """``max_nodes`` was set by the host (else it follows the budget)."""
 
 
 @dataclass
@@ -82,7 +86,7 @@ class Fitter:
                               - counter.exact(b))
         self._full: dict[tuple[int, bool], str] = {}
         probe = fmt.marker(cap, 999, [("link", 999), ("button", 99)], 99,
-                           "web_scroll down to see them", False)
+                           "over the token budget; web_scroll down to see them", False)
         reserve_head = header(len(order), limits.max_tokens, False)
         note_tokens = sum(counter.count(n) + self.sep_tokens for n in self.notes)
         note_chars = sum(len(n) + self.sep_chars for n in self.notes)
@@ -169,8 +173,10 @@ class Fitter:
         return drawn, has_child, count, stop
 
     # -- assembly ----------------------------------------------------------------------------
-    def assemble(self, drawn: list[int], kept: int) -> tuple[list[str], int, int]:
-        """Lines for a drawn set, markers in place; returns (lines, refs, dropped)."""
+    def assemble(self, drawn: list[int], kept: int,
+                 limit: str | None = None) -> tuple[list[str], int, int]:
+        """Lines for a drawn set, markers in place; returns (lines, refs, dropped).
+        ``limit`` is the limit that stopped admission (named in the markers)."""
         items = self.items
         n = len(items)
         nda = [-1] * n
@@ -210,24 +216,41 @@ class Fitter:
         for g in own:
             depth = min(items[g].depth + 1, self.cap) if g >= 0 else 0
             end = items[g].end if g >= 0 else n
-            line = self._marker(groups[g], g, depth, outside, elsewhere=False)
+            line = self._marker(groups[g], g, depth, outside, False, limit)
             entries.append((end - 0.5, -depth, line))
         if rest:
-            entries.append((n + 1, 0, self._marker(rest, -1, 0, outside, elsewhere=True)))
+            entries.append((n + 1, 0, self._marker(rest, -1, 0, outside, True, limit)))
         entries.sort(key=lambda e: (e[0], e[1]))
         lines = self.lead + [e[2] for e in entries] + self.tail
         return lines, refs, len(dropped)
 
     def _marker(self, group: list[int], parent: int, depth: int, outside: set[int],
-                elsewhere: bool) -> str:
+                elsewhere: bool, limit: str | None) -> str:
         items = self.items
         kinds = Counter(items[c].role for c in group)
         top = sorted(kinds.items(), key=lambda kv: (-kv[1], kv[0]))[:2]
         other = len(group) - sum(k for _, k in top)
         return self.fmt.marker(depth, len(group), top, other,
-                               self._hint(group, parent, outside, elsewhere), elsewhere)
+                               self._hint(group, parent, outside, elsewhere, limit), elsewhere)
 
-    def _hint(self, group: list[int], parent: int, outside: set[int], elsewhere: bool) -> str:
+    def _hint(self, group: list[int], parent: int, outside: set[int], elsewhere: bool,
+              limit: str | None) -> str:
+        """Which limit cut ``group`` and a way around it through the tools' arguments."""
+        if all(c in outside for c in group) or limit is None:
+            return f"outside the viewport; {self._way(group, parent, True, elsewhere, limit)}"
+        lim = self.limits
+        if limit == "max_chars":
+            what = ("over the token budget" if not lim.chars_set
+                    else f"over the {lim.max_chars}-character cap")
+        elif limit == "max_nodes":
+            what = ("over the token budget" if not lim.nodes_set
+                    else f"over the {lim.max_nodes}-line cap")
+        else:
+            what = "over the token budget"
+        return f"{what}; {self._way(group, parent, False, elsewhere, limit)}"
+
+    def _way(self, group: list[int], parent: int, scroll_only: bool, elsewhere: bool,
+             limit: str | None) -> str:
         items = self.items
         tree = self.tree
         vh = tree.viewport.height or 720.0
@@ -243,7 +266,7 @@ class Fitter:
             elif mid < top:
                 above += 1
         direction = "down" if below >= above else "up"
-        if all(c in outside for c in group):
+        if scroll_only:
             return f"web_scroll {direction} to see them"
         if not elsewhere and parent >= 0:
             it = items[parent]
@@ -256,7 +279,12 @@ class Fitter:
             return f"web_scroll {direction} to see them"
         if not any(items[c].interactive for c in group):
             return "web_get_text for the text"
-        return "a larger budget shows them"
+        lim = self.limits
+        host_cap = ((limit == "max_chars" and lim.chars_set)
+                    or (limit == "max_nodes" and lim.nodes_set))
+        if host_cap:  # a larger budget does not raise a cap the host set
+            return "scope= a CSS selector shows one part"
+        return f"max_tokens above {lim.max_tokens} shows them"
 
     # -- the whole fit -----------------------------------------------------------------------
     def fit(self) -> Fit:
@@ -264,7 +292,7 @@ class Fitter:
         reasons = [stop] if stop else []
         lim = self.limits
         while True:
-            text, tokens = self._finish(drawn, kept)
+            text, tokens = self._finish(drawn, kept, reasons[0] if reasons else None)
             if tokens <= lim.max_tokens and len(text) <= lim.max_chars:
                 break
             if kept == 0:
@@ -279,12 +307,12 @@ class Fitter:
         return Fit(text=text, tokens=tokens, kept=kept, drawn=drawn, reasons=reasons,
                    dropped=dropped)
 
-    def _finish(self, drawn: list[int], kept: int) -> tuple[str, int]:
+    def _finish(self, drawn: list[int], kept: int, limit: str | None) -> tuple[str, int]:
         """Assemble with the exact token count in the header (a few passes to settle)."""
         claim = self.limits.max_tokens
         text = ""
         tokens = 0
-        lines, refs, dropped = self.assemble(drawn, kept)
+        lines, refs, dropped = self.assemble(drawn, kept, limit)
         for _ in range(4):
             text = self.fmt.join(self.header(refs, claim, dropped > 0), lines)
             tokens = self.counter.exact(text)

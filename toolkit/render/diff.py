@@ -1,9 +1,17 @@
 """What changed between two snapshots, by ref, in a few lines.
 
-``diff_snapshots(before, after)`` compares the lines of two snapshots element by element (a
-ref's line, whatever its position) and lists changed lines first, then added, then removed,
-within a token budget. Lines without a ref (structure, content, markers) are compared as a
-multiset of texts. Works on both formats. Pure.
+``diff_snapshots(before, after)`` compares two pages element by element (a ref's line,
+whatever its position) and lists changed lines first, then added, then removed, within a token
+budget. Lines without a ref (content, dialogs) are compared as a multiset of texts. Works on
+both formats. Pure.
+
+What is compared is the whole page, not what each snapshot's budget kept: snapshots made by
+:func:`~webrefs.render` carry the tree they were rendered from (``Snapshot.source``), and both
+trees are laid out with the ``after`` snapshot's options (interactive-only, compact, depth and
+text caps) and every element of each is compared. An element one budget kept and the other cut
+is on both pages, so it is not a change. Scope, viewport-only and the budget do not matter.
+Only when a snapshot has no tree (one built from its text) are the snapshots' own lines
+compared, and then an element cut by a budget reads as removed or added.
 """
 
 from __future__ import annotations
@@ -13,10 +21,12 @@ import re
 from collections import Counter
 
 from ..errors import InvalidArgumentError
-from ..models import Snapshot
+from ..models import RenderedFrom, Snapshot
+from .layout import CANDIDATE, DIALOG_ROLES, build_layout
+from .outline import FORMATS, details, states
 from .tokens import TokenCounter
 
-__all__ = ["diff_snapshots", "snapshot_lines"]
+__all__ = ["diff_snapshots", "page_lines", "snapshot_lines"]
 
 _REF_AT_END = re.compile(r" \[ref=((?:f\d+)?e\d+)\]:?$")
 _MAX_TOKENS = re.compile(r" tokens=\d+/(\d+) ")
@@ -59,6 +69,37 @@ def snapshot_lines(snap: Snapshot) -> tuple[dict[str, str], list[str], str]:
     return by_ref, plain, url
 
 
+def page_lines(tree_of: RenderedFrom, options: RenderedFrom, fmt: str
+               ) -> tuple[dict[str, str], list[str]]:
+    """(ref -> its line, lines without a ref) of every element of ``tree_of.tree``, laid out
+    with ``options``' settings, in the line form of :func:`snapshot_lines`. No budget: an
+    element is here whether or not a snapshot kept it. Lines without a ref are content and
+    dialogs (other structure only when ``compact`` is off, as snapshots draw it then)."""
+    tree = tree_of.tree
+    out = FORMATS[fmt]
+    layout = build_layout(tree, interactive_only=options.interactive_only,
+                          compact=options.compact, max_depth=options.max_depth,
+                          max_text=options.max_text_per_node)
+    by_ref: dict[str, str] = {}
+    plain: list[str] = []
+    for it in layout.items:
+        if it.kind == CANDIDATE:
+            line = out.node(0, it.role, it.name, states(it.node),
+                            details(it.node, it.role, tree.url, options.max_text_per_node),
+                            it.ref, False)
+        elif it.role in DIALOG_ROLES or (not options.compact and it.role != "generic"):
+            line = out.node(0, it.role, it.name, [], [], None, False)
+        else:
+            continue
+        # the line form of snapshot_lines: no depth key (json), no "- " (text)
+        line = "{" + line[len('{"depth":0,'):] if fmt == "json" else line[2:]
+        if it.ref:
+            by_ref[it.ref] = line
+        else:
+            plain.append(line)
+    return by_ref, plain
+
+
 def diff_snapshots(before: Snapshot | None, after: Snapshot, *, max_tokens: int | None = None,
                    encoding: str = "o200k_base") -> str:
     """A compact diff of ``after`` against ``before`` (the whole ``after`` text when there is
@@ -74,6 +115,10 @@ def diff_snapshots(before: Snapshot | None, after: Snapshot, *, max_tokens: int 
         return counter.head(after.text, max_tokens)
     old_refs, old_plain, old_url = snapshot_lines(before)
     new_refs, new_plain, new_url = snapshot_lines(after)
+    if before.source is not None and after.source is not None:
+        fmt = "json" if after.text.startswith("{") else "text"
+        old_refs, old_plain = page_lines(before.source, after.source, fmt)
+        new_refs, new_plain = page_lines(after.source, after.source, fmt)
     changed = [(r, old_refs[r], line) for r, line in new_refs.items()
                if r in old_refs and old_refs[r] != line]
     added = [line for r, line in new_refs.items() if r not in old_refs]

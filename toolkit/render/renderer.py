@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..models import NodeRef, PageInfo, PageTree, Snapshot, SnapshotStats
+from ..models import NodeRef, PageInfo, PageTree, RenderedFrom, Snapshot, SnapshotStats
 from ..options import RenderOptions, merge_options
 from .attention import Scorer
 from .budget import Fit, Fitter, Limits
@@ -24,10 +24,47 @@ from .pagetype import classify_page
 from .summary import count_page, scroll_line, visible_text
 from .tokens import TokenCounter, encoding_name
 
-__all__ = ["SUMMARY_BELOW", "render"]
+__all__ = ["CUTS", "SHORTENED_ONLY", "SUMMARY_BELOW", "max_chars", "max_nodes", "render"]
 
 SUMMARY_BELOW = 300
 """Budgets (max_tokens) below this get the summary tier instead of an outline."""
+
+CUTS: frozenset[str] = frozenset({"max_tokens", "max_chars", "max_nodes", "viewport_only"})
+"""Renderer limits that leave nodes out of the outline; each cut is announced in place by a
+marker naming the limit. Only these (and an extractor that stopped reading, see
+``SHORTENED_ONLY``) make a snapshot ``truncated``."""
+
+SHORTENED_ONLY: frozenset[str] = frozenset({"maxTextPerNode", "maxAttr", "maxOptions",
+                                            "maxDepth"})
+"""Extractor caps that lose no node: long texts, attributes and option lists end in ``…`` in
+place (``web_get_text`` reads the text whole), and nesting past the depth cap is lifted, not
+dropped. Like the renderer's own ``max_text_per_node`` and ``max_depth``, they are listed in
+``truncation_reasons`` for hosts but do not make a snapshot ``truncated``: that flag means
+nodes are missing, and every missing group has a marker saying which limit cut it."""
+
+_UNREAD = {
+    "maxNodes": "reading stopped at the node cap per frame",
+    "maxVisited": "reading stopped at the cap on elements visited",
+    "maxTime": "reading stopped at the time cap",
+    "unknown": "reading stopped at a cap",
+}
+
+CHARS_PER_TOKEN = 8
+"""``max_chars=None`` follows the budget at this many characters per token (outline text runs
+about 4), so the token budget is the limit that bites."""
+
+
+def max_chars(opts: RenderOptions) -> int:
+    """The character cap in force: ``opts.max_chars``, or one that follows the budget."""
+    if opts.max_chars is not None:
+        return opts.max_chars
+    return max(12_000, CHARS_PER_TOKEN * opts.max_tokens)
+
+
+def max_nodes(opts: RenderOptions) -> int:
+    """The node-line cap in force: ``opts.max_nodes``, or none of its own (every line costs
+    at least one token, so the budget bounds the lines)."""
+    return opts.max_nodes if opts.max_nodes is not None else opts.max_tokens
 
 _counters: dict[str, TokenCounter] = {}
 _CACHE_LIMIT = 200_000
@@ -75,10 +112,13 @@ def render(tree: PageTree, options: RenderOptions | None = None, **overrides: An
     extractor_reasons = [f"extractor.{r}" for r in tree.stats.truncated_reasons]
     if tree.stats.truncated and not extractor_reasons:
         extractor_reasons = ["extractor"]
+    unread = [r for r in tree.stats.truncated_reasons if r not in SHORTENED_ONLY]
+    if tree.stats.truncated and not tree.stats.truncated_reasons:
+        unread = ["unknown"]
     url = safe_url(tree.url, limit=150)
     title = clean(tree.title, 80)
     scope = opts.scope if layout.scope_node is not None else None
-    always_truncated = layout.depth_cut or bool(extractor_reasons)
+    always_truncated = bool(unread)
 
     def header(refs: int, tokens: int, truncated: bool, summary: bool = False) -> str:
         return fmt.header({
@@ -90,10 +130,12 @@ def render(tree: PageTree, options: RenderOptions | None = None, **overrides: An
     lead = [fmt.note(0, f"dialog {d.type} ({d.handled})", f'"{_esc(fmt, d.message, 200)}"')
             for d in tree.dialogs]
     tail = []
-    if any(r in ("maxNodes", "maxDepth") for r in tree.stats.truncated_reasons):
+    if unread:
         tail.append(fmt.note(0, "...", "the page has more than was read "
-                             "(scope= a CSS selector to read one part)"))
-    limits = Limits(opts.max_tokens, opts.max_chars, opts.max_nodes)
+                             f"({_UNREAD.get(unread[0], _UNREAD['unknown'])}; "
+                             "scope= a CSS selector reads one part)"))
+    limits = Limits(opts.max_tokens, max_chars(opts), max_nodes(opts),
+                    chars_set=opts.max_chars is not None, nodes_set=opts.max_nodes is not None)
     fitter = Fitter(tree, items, order, outside, fmt, counter, limits, header, tree.url,
                     opts.max_text_per_node, opts.max_depth - 1, lead, tail)
 
@@ -123,12 +165,16 @@ def render(tree: PageTree, options: RenderOptions | None = None, **overrides: An
         reasons.append("viewport_only")
     reasons += extractor_reasons
     refs = {it.ref: _node_ref(it) for it in drawn_refs if it.ref}
-    truncated = bool(reasons) or (fit is not None and fit.dropped > 0)
+    truncated = (any(r in CUTS for r in reasons) or bool(unread)
+                 or (fit is not None and fit.dropped > 0))
     stats = SnapshotStats(tokens=tokens, chars=len(text), nodes_emitted=nodes,
                           refs_emitted=len(refs), truncated=truncated,
                           truncation_reasons=reasons, extractor=tree.stats)
     page = PageInfo(url=tree.url, title=tree.title, page_type=page_type)
-    return Snapshot(text=text, refs=refs, stats=stats, page=page)
+    source = RenderedFrom(tree=tree, interactive_only=opts.interactive_only,
+                          compact=opts.compact, max_depth=opts.max_depth,
+                          max_text_per_node=opts.max_text_per_node)
+    return Snapshot(text=text, refs=refs, stats=stats, page=page, source=source)
 
 
 def _esc(fmt: TextFormat | JsonFormat, text: str, limit: int) -> str:
@@ -163,9 +209,14 @@ def _summary(tree: PageTree, opts: RenderOptions, fmt: TextFormat | JsonFormat,
         fixed.append((focus_line, True))
     fixed.append((fmt.note(0, "summary", count_page(root).describe()), False))
     fixed.append((fmt.note(0, "scroll", scroll_line(tree)), False))
-    now = getattr(opts, limit, opts.max_tokens)
-    fixed.append((fmt.note(0, "...", f"raise {limit} (now {now}) for the outline, "
-                           "or web_get_text for the text"), False))
+    char_cap = max_chars(opts)
+    if limit == "max_tokens":
+        way = f"over the token budget; max_tokens above {opts.max_tokens} shows the outline"
+    else:
+        cap_now = char_cap if limit == "max_chars" else max_nodes(opts)
+        what = "character" if limit == "max_chars" else "line"
+        way = f"over the {cap_now}-{what} cap; scope= a ref or CSS selector shows one part"
+    fixed.append((fmt.note(0, "...", f"{way}, web_get_text the text"), False))
     body = visible_text(root, 500)
     claim = opts.max_tokens
     text = ""
@@ -177,7 +228,7 @@ def _summary(tree: PageTree, opts: RenderOptions, fmt: TextFormat | JsonFormat,
         shown = False
         for line, is_focus in fixed:
             t = counter.count(line) + 1
-            if used + t > opts.max_tokens or chars + len(line) + 1 > opts.max_chars:
+            if used + t > opts.max_tokens or chars + len(line) + 1 > char_cap:
                 break
             used, chars = used + t, chars + len(line) + 1
             lines.append(line)
@@ -187,12 +238,12 @@ def _summary(tree: PageTree, opts: RenderOptions, fmt: TextFormat | JsonFormat,
         room = opts.max_tokens - used - 8
         if body and room > 4:
             cut = counter.head(body, room)
-            cut = cut[: max(0, opts.max_chars - chars - 20)]
+            cut = cut[: max(0, char_cap - chars - 20)]
             if cut:
                 text_line = fmt.note(0, "text", f'"{_esc(fmt, cut, 600)}"')
                 lines.append(text_line)
         text = fmt.join(head, lines)
-        while counter.exact(text) > opts.max_tokens or len(text) > opts.max_chars:
+        while counter.exact(text) > opts.max_tokens or len(text) > char_cap:
             if len(lines) > 0 and lines[-1].startswith(("- text", '{"depth":0,"note":"text"')):
                 lines.pop()
             elif lines:
@@ -200,7 +251,7 @@ def _summary(tree: PageTree, opts: RenderOptions, fmt: TextFormat | JsonFormat,
                 if dropped == focus_line:
                     shown = False
             else:
-                text = counter.head(text, opts.max_tokens)[: opts.max_chars]
+                text = counter.head(text, opts.max_tokens)[: char_cap]
                 break
             text = fmt.join(head, lines)
         tokens = counter.exact(text)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 from pathlib import Path
 from typing import Any, Literal
 
@@ -26,6 +27,11 @@ from ..errors import (
 )
 from ..models import RequestRecord
 from ..options import TabOptions
+from ..safety.policy import SafetyPolicy
+from ..safety.secrets import all_secrets, redact
+from ..safety.urls import Verdict, parse_resolver_rules
+from ..snapshot.world import World, click_responder_js, register_engine
+from .guard import Blocked, NetworkGuard
 from .launcher import (
     BrowserOptions,
     bundled_chromium,
@@ -35,7 +41,42 @@ from .launcher import (
 )
 from .tabcore import TabCore
 
-__all__ = ["BrowserCore", "Ownership"]
+__all__ = ["CONTEXT_FIELDS", "SERVER_FIELDS", "BrowserCore", "Ownership", "connect_protocol",
+           "server_launch_headers"]
+
+CONTEXT_FIELDS = frozenset({
+    "viewport", "user_agent", "locale", "timezone_id", "device", "extra_http_headers",
+    "geolocation", "permissions", "storage_state", "proxy", "downloads_dir",
+})
+"""BrowserOptions fields that are settings of a context: they apply to a context made by
+``connect()`` (when it makes one) and by ``new_context()``."""
+SERVER_FIELDS = frozenset({"headless", "executable_path", "args"})
+"""BrowserOptions fields a Playwright server launches its browser with (``connect()``)."""
+
+
+def connect_protocol(endpoint: str, protocol: str = "auto") -> Literal["cdp", "playwright"]:
+    """``cdp`` for an http(s):// address or a ws:// DevTools URL (``/devtools/browser/...``),
+    ``playwright`` for another ws:// address (a Playwright server); ``protocol`` forces one."""
+    if protocol in ("cdp", "playwright"):
+        return protocol  # type: ignore[return-value]
+    if protocol != "auto":
+        raise InvalidArgumentError(
+            f"protocol must be 'auto', 'cdp' or 'playwright', got {protocol[:40]!r}.")
+    if endpoint.startswith(("http://", "https://")) or "/devtools/" in endpoint:
+        return "cdp"
+    return "playwright"
+
+
+def server_launch_headers(opts: BrowserOptions, given: frozenset[str]) -> dict[str, str]:
+    """The ``x-playwright-launch-options`` header asking a Playwright server to launch its
+    browser headless or not, and (a server started with ``--unsafe`` allows it) with this
+    binary and these flags."""
+    launch: dict[str, Any] = {"headless": opts.headless}
+    if "executable_path" in given and opts.executable_path:
+        launch["executablePath"] = opts.executable_path
+    if "args" in given and opts.args:
+        launch["args"] = list(opts.args)
+    return {"x-playwright-launch-options": json.dumps(launch)}
 
 Ownership = Literal["launched", "connected", "wrapped", "context"]
 
@@ -50,11 +91,21 @@ _SEED_JS = """(() => { let a = %d >>> 0;
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296; }; })();"""
 
 
+async def _add_responder(context: BrowserContext) -> None:
+    with contextlib.suppress(PlaywrightError):
+        await context.add_init_script(script=click_responder_js())
+
+
 class BrowserCore:
     """Async state of a browser: one context, its tabs, and which tab is active."""
 
-    def __init__(self, tab_options: TabOptions) -> None:
+    def __init__(self, tab_options: TabOptions, safety: SafetyPolicy | None = None) -> None:
         self.tab_options = tab_options
+        self.guard = NetworkGuard(safety or SafetyPolicy(), tab_of=self._tab_id_of)
+        """The safety policy at this context's routing (requests judged, refusals logged)."""
+        self._guarding: asyncio.Future[None] | None = None
+        self.seed: int | None = None
+        """The seed of a seeded context (fence markers derive from it), else ``None``."""
         self.playwright: Playwright | None = None
         self.pw_browser: PWBrowser | None = None
         self.context: BrowserContext | None = None
@@ -74,10 +125,21 @@ class BrowserCore:
         """What new contexts of this browser are made with (viewport, downloads)."""
         self.requests: list[RequestRecord] = []
         """Requests sent by this context's pages, oldest first (at most ``MAX_REQUESTS``)."""
+        self.world = World(None)
+        self._responder: asyncio.Future[None] | None = None
+        """Adding the click-probe responder to the context (see ``webrefs.snapshot.world``)."""
+        """Where page-side code runs: isolated once the engine is registered on a Playwright
+        this browser started; the page's main world for wrapped pages."""
 
     # -- starting ----------------------------------------------------------------------------
-    async def launch(self, opts: BrowserOptions) -> None:
+    async def _start_playwright(self) -> Playwright:
         self.playwright = await async_playwright().start()
+        self.world = World(await register_engine(self.playwright))
+        return self.playwright
+
+    async def launch(self, opts: BrowserOptions) -> None:
+        await self._start_playwright()
+        assert self.playwright is not None
         try:
             executable = find_chromium(
                 opts.executable_path,
@@ -89,6 +151,7 @@ class BrowserCore:
         self.downloads_dir = opts.downloads_dir
         chromium = self.playwright.chromium
         args = chromium_args(opts.args)
+        self.guard.resolver_rules = parse_resolver_rules(args)
         width, height = opts.viewport
         common: dict[str, Any] = {
             "executable_path": executable,
@@ -107,6 +170,8 @@ class BrowserCore:
             await self._stop_playwright()
             raise
         common["proxy"] = proxy_settings(opts.proxy)
+        if self.safety.network_rules and self.safety.block_service_workers:
+            context_opts["service_workers"] = "block"  # a worker's fetches are not routed
         self.context_options = context_opts
         try:
             if opts.user_data_dir:
@@ -129,6 +194,7 @@ class BrowserCore:
             ) from None
         self.ownership = "launched"
         self.adopt_context()
+        await self.guard.install(self.context)
 
     def _emulation(self, opts: BrowserOptions) -> dict[str, Any]:
         """Context options for device emulation, identity, headers, location and stored state."""
@@ -162,7 +228,7 @@ class BrowserCore:
             if not Path(opts.storage_state).is_file():
                 raise InvalidArgumentError(
                     f"storage_state {opts.storage_state[:200]!r} is not a file.",
-                    hint="Write one with Browser.save_storage_state(path) first.")
+                    host_hint="Write one with Browser.save_storage_state(path) first.")
             out["storage_state"] = opts.storage_state
         return out
 
@@ -173,28 +239,79 @@ class BrowserCore:
         state: dict[str, Any] = dict(await self.context.storage_state(path=path))
         return state
 
-    async def connect(self, endpoint: str, timeout_ms: int) -> None:
+    async def connect(self, endpoint: str, timeout_ms: int, *, protocol: str = "auto",
+                      opts: BrowserOptions | None = None,
+                      given: frozenset[str] = frozenset()) -> None:
+        """Attach over CDP or to a Playwright server (:func:`connect_protocol`). ``opts`` are
+        the context options of the context made here (``given`` names the fields the caller
+        set); a Playwright server also gets ``headless``, ``executable_path`` and ``args``."""
         if not endpoint.startswith(("http://", "https://", "ws://", "wss://")):
             raise InvalidArgumentError(
-                f"Cannot connect to {endpoint!r}: use an http:// CDP address such as "
-                "http://127.0.0.1:9222 or a ws:// DevTools URL."
+                f"Cannot connect to {endpoint[:100]!r}: use an http:// CDP address such as "
+                "http://127.0.0.1:9222, a ws:// DevTools URL, or a Playwright server's ws:// "
+                "address."
             )
-        self.playwright = await async_playwright().start()
+        kind = connect_protocol(endpoint, protocol)
+        opts = opts or BrowserOptions()
+        playwright = await self._start_playwright()
         try:
-            self.pw_browser = await self.playwright.chromium.connect_over_cdp(
-                endpoint, timeout=timeout_ms
-            )
+            if kind == "cdp":
+                self.pw_browser = await playwright.chromium.connect_over_cdp(
+                    endpoint, timeout=timeout_ms
+                )
+            else:
+                self.pw_browser = await playwright.chromium.connect(
+                    endpoint, timeout=timeout_ms, headers=server_launch_headers(opts, given)
+                )
         except PlaywrightError as exc:
             await self._stop_playwright()
-            first = str(exc).strip().splitlines()[0]
+            first = str(exc).strip().splitlines()[0] if str(exc).strip() else repr(exc)
             raise ConnectError(
-                f"Could not attach to a browser at {endpoint}: {first}",
-                hint="Start Chrome with --remote-debugging-port=9222 and try again.",
+                f"Could not attach to a browser at {endpoint[:200]}: {first[:300]}",
+                hint=("Start Chrome with --remote-debugging-port=9222 and try again."
+                      if kind == "cdp" else
+                      "Start one with 'playwright run-server --port 3000' and try again."),
             ) from None
-        contexts = self.pw_browser.contexts
-        self.context = contexts[0] if contexts else await self.pw_browser.new_context()
+        try:
+            context_opts = self.context_overrides(opts, given)
+            contexts = self.pw_browser.contexts
+            if contexts and context_opts:
+                raise InvalidArgumentError(
+                    "This browser already has a context, whose settings cannot change: "
+                    f"{', '.join(sorted(given & CONTEXT_FIELDS))} cannot apply to it.",
+                    host_hint="Open a context with these settings with "
+                    "browser.new_context(...), or connect without them.")
+            self.downloads_dir = opts.downloads_dir
+            if self.safety.network_rules and self.safety.block_service_workers:
+                context_opts["service_workers"] = "block"
+            self.context_options = context_opts
+            self.context = contexts[0] if contexts else await self.pw_browser.new_context(
+                **context_opts)
+        except BaseException:
+            await self._stop_playwright()
+            raise
         self.ownership = "connected"
         self.adopt_context()
+        await self.guard.install(self.context)
+
+    def context_overrides(self, opts: BrowserOptions, given: frozenset[str]) -> dict[str, Any]:
+        """Playwright context options for the context-level fields of ``opts`` named in
+        ``given`` (viewport, identity, emulation, headers, proxy, stored state, downloads)."""
+        unknown = sorted(given - CONTEXT_FIELDS - SERVER_FIELDS - {"timeout_ms"})
+        if unknown:
+            raise InvalidArgumentError(
+                f"{', '.join(unknown)} cannot be set here; they belong to a browser webrefs "
+                "launches.", host_hint="These are options of Browser.launch.")
+        out: dict[str, Any] = {}
+        if "viewport" in given:
+            width, height = opts.viewport
+            out["viewport"] = {"width": width, "height": height}
+        if "downloads_dir" in given and opts.downloads_dir is not None:
+            out["accept_downloads"] = True
+        if "proxy" in given:
+            out["proxy"] = proxy_settings(opts.proxy)
+        out.update(self._emulation(opts))
+        return out
 
     async def child(
         self,
@@ -202,33 +319,45 @@ class BrowserCore:
         record_har: str | None = None,
         replay_har: str | None = None,
         seed: int | None = None,
+        opts: BrowserOptions | None = None,
+        given: frozenset[str] = frozenset(),
     ) -> BrowserCore:
         """A new, isolated context of this browser (its own cookies, storage and tabs).
 
         ``record_har`` writes the context's traffic to that HAR file when it closes;
         ``replay_har`` answers every request from that HAR and aborts what it lacks;
-        ``seed`` makes ``Math.random`` deterministic on every page."""
+        ``seed`` makes ``Math.random`` deterministic on every page; the fields of ``opts``
+        named in ``given`` replace this context's settings (see :meth:`context_overrides`)."""
         self._check_alive()
+        if given - CONTEXT_FIELDS:
+            raise InvalidArgumentError(
+                f"{', '.join(sorted(given - CONTEXT_FIELDS))} cannot be set for one context; "
+                "the browser process has them.",
+                host_hint="Pass them to Browser.launch.")
+        overrides = self.context_overrides(opts or BrowserOptions(), given)
         if self.pw_browser is None:
             raise InvalidArgumentError(
                 "This browser has no browser process to open another context in.",
-                hint="Use a Browser from launch() or connect().",
+                host_hint="Use a Browser from launch() or connect().",
             )
-        child = BrowserCore(self.tab_options)
+        child = BrowserCore(self.tab_options, self.safety)
+        child.guard.resolver_rules = list(self.guard.resolver_rules)
         child.playwright = None  # the parent owns Playwright and the process
+        child.world = self.world
         child.pw_browser = self.pw_browser
         child.downloads_dir = self.downloads_dir
-        child.context_options = dict(self.context_options)
-        opts = dict(self.context_options)
+        child.context_options = {**self.context_options, **overrides}
+        new_opts = dict(child.context_options)
         if record_har:
-            opts["record_har_path"] = record_har
-            opts["record_har_content"] = "embed"
+            new_opts["record_har_path"] = record_har
+            new_opts["record_har_content"] = "embed"
         try:
-            context = await self.pw_browser.new_context(**opts)
+            context = await self.pw_browser.new_context(**new_opts)
             if replay_har:
                 await context.route_from_har(replay_har, not_found="abort")
             if seed is not None:
                 await context.add_init_script(script=_SEED_JS % (int(seed) & 0xFFFFFFFF))
+                child.seed = int(seed)
         except PlaywrightError as exc:
             self.dead = self.dead or not self.pw_browser.is_connected()
             raise BrowserClosedError(
@@ -238,14 +367,28 @@ class BrowserCore:
         child.context = context
         child.ownership = "context"
         child.adopt_context()
+        try:
+            await child.guard.install(context)
+        except PlaywrightError as exc:
+            raise BrowserClosedError(
+                f"Could not open a browser context: {str(exc).splitlines()[0][:200]}",
+                host_hint="Launch a new Browser if this one has exited.",
+            ) from None
         return child
 
     def wrap(self, page: Page) -> None:
-        self.context = page.context
+        self.wrap_context(page.context, page)
+
+    def wrap_context(self, context: BrowserContext, page: Page | None = None) -> None:
+        """Adopt a context the caller made (and ``page`` of it first, as the active tab)."""
+        self.context = context
         self.pw_browser = self.context.browser
         self.ownership = "wrapped"
-        self._adopt(page, popup=False)
+        if page is not None:
+            self._adopt(page, popup=False)
         self.adopt_context()
+        task = asyncio.ensure_future(self.guard.install(self.context))
+        self._guarding = task  # routing is in place before the first call's page round trip
 
     def adopt_context(self) -> None:
         """Track the context's pages (existing ones and popups) and its lifecycle events."""
@@ -257,6 +400,9 @@ class BrowserCore:
             self.pw_browser.on("disconnected", self._on_disconnected)
         self.context.on("close", lambda _ctx: self._on_disconnected(None))
         self.context.on("request", self._on_request)
+        if self.world.isolated:
+            # scheduled now, so it is sent before any page of this context is opened
+            self._responder = asyncio.ensure_future(_add_responder(self.context))
 
     def _on_request(self, request: Request) -> None:
         try:
@@ -265,11 +411,39 @@ class BrowserCore:
             body = None  # a binary body
         if body is not None and len(body) > MAX_POST_DATA:
             body = body[:MAX_POST_DATA]
-        self.requests.append(RequestRecord(method=request.method, url=request.url,
+        url = request.url
+        secrets = all_secrets(self.safety) if self.safety.sensitive_data else {}
+        if secrets:  # the request log never holds a secret's value
+            url = redact(url, secrets)
+            body = redact(body, secrets) if body else body
+        self.requests.append(RequestRecord(method=request.method, url=url,
                                            resource_type=request.resource_type,
                                            post_data=body))
         if len(self.requests) > MAX_REQUESTS:
             del self.requests[: len(self.requests) - MAX_REQUESTS]
+
+    # -- safety -----------------------------------------------------------------------------
+    @property
+    def safety(self) -> SafetyPolicy:
+        """The safety policy of this context."""
+        return self.guard.policy
+
+    @safety.setter
+    def safety(self, policy: SafetyPolicy) -> None:
+        self.guard.policy = policy
+
+    @property
+    def blocked(self) -> list[Blocked]:
+        """Requests the policy refused, oldest first (bounded)."""
+        return self.guard.blocked
+
+    async def judge(self, url: str, *, top_level: bool = True) -> Verdict:
+        """The policy's verdict on ``url`` (its host resolved when the policy needs it)."""
+        return await self.guard.judge(url, top_level=top_level)
+
+    def _tab_id_of(self, page: Page) -> str | None:
+        core = self._by_page.get(id(page))
+        return core.id if core is not None else None
 
     def _on_disconnected(self, _browser: Any) -> None:
         self.dead = True

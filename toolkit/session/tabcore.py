@@ -26,8 +26,12 @@ from ..errors import (
 )
 from ..models import DialogEvent, PageTree, Snapshot
 from ..options import TabOptions
+from ..safety.policy import SafetyPolicy
+from ..safety.urls import Verdict
 from ..snapshot.refs import RefBook
+from ..snapshot.world import World
 from .downloads import save_download
+from .guard import Blocked
 
 __all__ = ["TabCore", "TabHost"]
 
@@ -55,6 +59,18 @@ class TabHost(Protocol):
     opened_log: list[str]
     """Ids of tabs opened by pages (popups), in order; actions report the new ones."""
 
+    safety: SafetyPolicy
+    """The safety policy of the tab's context."""
+
+    @property
+    def blocked(self) -> list[Blocked]:
+        """Requests the policy refused, oldest first."""
+
+    async def judge(self, url: str, *, top_level: bool = True) -> Verdict:
+        """The policy's verdict on ``url``."""
+    world: World
+    """Where page-side code runs for this browser's pages (isolated when possible)."""
+
     def forget(self, core: TabCore) -> None:
         """The tab closed: stop tracking it."""
 
@@ -74,7 +90,7 @@ class TabCore:
         self.id = tab_id
         self.options = options
         self.lock = asyncio.Lock()
-        self.refs = RefBook()
+        self.refs = RefBook(browser.world)
         self.last_snapshot: Snapshot | None = None
         self.last_tree: PageTree | None = None
         self.dialog_log: list[DialogEvent] = []

@@ -12,7 +12,6 @@ import asyncio
 import contextlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from playwright.async_api import Error as PlaywrightError
@@ -26,13 +25,14 @@ from ..errors import (
     translate_playwright_error,
 )
 from ..models import PageTree
-from .script import load_frame_json, script_body, tree_from_dict
+from .script import load_frame_json, tree_from_dict
 
 if TYPE_CHECKING:
     from playwright.async_api import Page
 
     from ..models import DialogEvent
     from .refs import RefBook
+    from .world import World
 
 __all__ = ["ExtractLimits", "extract_page"]
 
@@ -45,6 +45,8 @@ _FRAME_KEY_JS = (
     " let k = r.frames.get(el);"
     " if (k === undefined) { k = r.frameNext++; r.frames.set(el, k); } return k; }"
 )
+_MAX_NEW_REFS = 1_000_000
+"""More new refs than this from one read means the output is not the extractor's."""
 _MAX_TREE_DEPTH = 240
 """Deepest stitched tree (pydantic validates nested dicts up to ~250 levels)."""
 
@@ -53,7 +55,7 @@ _MAX_TREE_DEPTH = 240
 class ExtractLimits:
     """Caps passed to the extractor and time bounds of one extraction."""
 
-    max_nodes: int = 2000
+    max_nodes: int = 5000
     """Emitted nodes per frame before the walk stops."""
     max_text_per_node: int = 200
     """Characters kept of a name, text or value."""
@@ -124,10 +126,10 @@ async def extract_page(
             r.key = await _frame_key(r, book)
             return
         if is_main:
-            await _read_frame(r, opts, timeout, root_selector)
+            await _read_frame(r, book.world, opts, timeout, root_selector)
         else:
             _, r.key = await asyncio.gather(
-                _read_frame(r, opts, timeout, None), _frame_key(r, book)
+                _read_frame(r, book.world, opts, timeout, None), _frame_key(r, book)
             )
         if r.data is not None:
             book.advance(r.prefix, int(r.data.get("nextRef") or 1))
@@ -152,13 +154,19 @@ async def extract_page(
 
 
 async def _read_frame(
-    r: _FrameRead, opts: dict[str, Any], timeout: float, root_selector: str | None
+    r: _FrameRead, world: World, opts: dict[str, Any], timeout: float,
+    root_selector: str | None,
 ) -> None:
     """Run the extractor in one frame; child frame failures are kept in ``r.error``."""
     is_main = r.frame.parent_frame is None
     try:
-        text = await asyncio.wait_for(_run_extractor(r.frame, opts), timeout)
-        r.data = load_frame_json(text)
+        text = await world.extract(r.frame, opts, timeout)
+        data = load_frame_json(text)
+        foreign = _foreign_ref(data, r.prefix, int(opts["nextRef"]))
+        if foreign is not None:
+            raise SnapshotFormatError(
+                f"The output names ref {foreign[:40]!r}, which is not this frame's to give.")
+        r.data = data
     except TimeoutError:
         if is_main:
             raise SnapshotError(
@@ -182,28 +190,31 @@ async def _read_frame(
         r.error = f"unreadable output: {exc.message}"
 
 
-_CALL_JS = "([k, o]) => { const f = window[k]; return typeof f === 'function' ? f(o) : null; }"
-
-
-@lru_cache(maxsize=1)
-def _install_js() -> str:
-    """Defines the extractor once per document (compiling 30 KB of source on every call costs
-    about a millisecond), under a name derived from the unguessable registry name."""
-    return (
-        "([k, o]) => { const f = " + script_body() + ";\n"
-        "try { Object.defineProperty(window, k, { value: f }); } catch (e) { /* taken */ }\n"
-        "return f(o); }"
-    )
-
-
-async def _run_extractor(frame: Frame, opts: dict[str, Any]) -> Any:
-    """The extractor's output for one frame: the installed function when this document
-    already has it, else install it and run it (one more round trip, once per document)."""
-    key = f"{opts['registryKey']}_extract"
-    out = await frame.evaluate(_CALL_JS, [key, opts])
-    if out is None:
-        out = await frame.evaluate(_install_js(), [key, opts])
-    return out
+def _foreign_ref(data: dict[str, Any], prefix: str, start: int) -> str | None:
+    """A ref in one frame's output that this frame could not have issued (another frame's
+    prefix, a number past its own counter), or ``None`` when every ref is its own. A frame's
+    page cannot make its refs name elements of another frame."""
+    end = data.get("nextRef")
+    if type(end) is not int or not start <= end <= start + _MAX_NEW_REFS:
+        return f"nextRef={str(end)[:20]}"
+    focused = data.get("focusedRef")
+    refs = [focused] if focused is not None else []
+    stack = [data.get("root")]
+    while stack:
+        node = stack.pop()
+        if not isinstance(node, dict):
+            continue
+        if "ref" in node:
+            refs.append(node["ref"])
+        stack.extend(node.get("children") or ())
+    for ref in refs:
+        if not isinstance(ref, str) or not ref.startswith(prefix):
+            return str(ref)
+        number = ref[len(prefix):]
+        if not (number.startswith("e") and number[1:].isdigit() and number[1:2] != "0"
+                and int(number[1:]) < end):
+            return ref
+    return None
 
 
 def _frame_error(exc: BaseException) -> str:
@@ -222,20 +233,20 @@ async def _frame_key(r: _FrameRead, book: RefBook) -> int | None:
     known = book.frame_keys.get(r.frame)
     if known is not None:
         return known
-    key = await _ask_frame_key(r, book.registry_key)
+    key = await _ask_frame_key(r, book.world, book.registry_key)
     if key is not None:
         book.frame_keys[r.frame] = key
     return key
 
 
-async def _ask_frame_key(r: _FrameRead, registry_key: str) -> int | None:
+async def _ask_frame_key(r: _FrameRead, world: World, registry_key: str) -> int | None:
     try:
         element = await asyncio.wait_for(r.frame.frame_element(), 3.0)
     except (PlaywrightError, TimeoutError):
         return None
     try:
-        key = await asyncio.wait_for(element.evaluate(_FRAME_KEY_JS, registry_key), 3.0)
-    except (PlaywrightError, TimeoutError):
+        key = await world.value(element, _FRAME_KEY_JS, registry_key, 3.0)
+    except (PlaywrightError, TimeoutError, ValueError):
         key = None
     finally:
         with contextlib.suppress(PlaywrightError):

@@ -18,6 +18,8 @@
  *   prefix          ref prefix of this frame: "" for the main frame, "f1", "f2"... ("")
  *   nextRef         number the next new ref continues from (1)
  *   rootSelector    CSS selector: extract only the first matching subtree (null)
+ *   clickProbe      event name: an element for which dispatching it is cancelled has a click
+ *                   handler set by a page script (asked from another world) (null)
  *   registryKey     global name of the page-side ref registry ("__webrefsRegistry"); a host
  *                   may pick an unguessable one so a page cannot plant a fake first
  *
@@ -81,6 +83,7 @@
   const doc = document;
 
   // ---- registry ---------------------------------------------------------------------------
+  const PROBE = typeof o.clickProbe === 'string' ? o.clickProbe : null;
   const KEY = typeof o.registryKey === 'string' && o.registryKey ? o.registryKey : '__webrefsRegistry';
   let reg = win[KEY];
   if (!reg || typeof reg !== 'object' || !(reg.books instanceof Map)) {
@@ -245,6 +248,22 @@
     return false;
   }
 
+  // Text a sighted user cannot read (tiny or transparent, indented away) / an element drawn
+  // as nothing (filter opacity(0), a zero-area transform or clip-path).
+  const CLIP0_RE = /^(circle|ellipse)\(0(px|%)?[\s)]|^polygon\((\s*0(px|%)?\s+0(px|%)?\s*,?)+\)$/;
+  const textless = (cs) => parseFloat(cs.fontSize) < 3 || parseFloat(cs.textIndent) < -999 ||
+    (/^rgba\(.*,\s*0\)$|^transparent$/.test(cs.color) && !parseFloat(cs.webkitTextStrokeWidth));
+  function gone(cs) {
+    if (/opacity\(0(\.0*)?%?\)/.test(cs.filter) || CLIP0_RE.test(cs.clipPath)) return true;
+    const m = /^matrix\(([^,]+), ([^,]+), ([^,]+), ([^,]+)/.exec(cs.transform);
+    return !!m && Math.abs(m[1] * m[4] - m[2] * m[3]) < 0.01;
+  }
+  const unseen = (el, cs) => (cs.opacity !== '1' && parseFloat(cs.opacity) < 0.05) || textless(cs) || gone(cs) ||
+    (cs.display !== 'inline' && cs.display !== 'contents' && hiddenBox(el, cs, el.getBoundingClientRect()));
+  // a masked field (password, -webkit-text-security, a password autocomplete) never shows its value
+  const masked = (el) => el.type === 'password' || /password/i.test(el.getAttribute('autocomplete') || '') ||
+    (win.getComputedStyle(el).webkitTextSecurity || 'none') !== 'none';
+
   // el hidden itself (in a name's content) / with its ancestors (where a traversal starts)
   const selfHidden = (el, cs) => el.hasAttribute('hidden') || el.getAttribute('aria-hidden') === 'true' ||
     cs.display === 'none' || cs.visibility !== 'visible';
@@ -374,7 +393,7 @@
   // 2C: a control in a label, labelledby target or content: its value (no password's).
   function embedded(el, tag, role) {
     if (role === 'textbox' || role === 'searchbox' || (role === 'combobox' && tag === 'input')) {
-      return tag === 'input' ? (el.type === 'password' ? '' : el.value) : tag === 'textarea' ? el.value : el.textContent;
+      return tag === 'input' ? (masked(el) ? '' : el.value) : tag === 'textarea' ? el.value : el.textContent;
     }
     if (role === 'combobox' || role === 'listbox') {
       if (tag === 'select') return Array.from(el.selectedOptions, (o) => o.label).join(' ');
@@ -421,7 +440,9 @@
         if (k.nodeType === 3) { out += k.data; nm.size += k.data.length; }
         if (k.nodeType !== 1 || ownedBy.has(k)) continue;
         if (k.localName === 'br') { out += ' '; continue; }
-        const kcs = win.getComputedStyle(k), t = alt(k, f & ~F_SELF, kcs);
+        const kcs = win.getComputedStyle(k);
+        if (nm.strict && !(f & F_SHOW) && unseen(k, kcs)) continue;
+        const t = alt(k, f & ~F_SELF, kcs);
         out += kcs.display === 'inline' ? t : ' ' + t + ' ';
       }
       for (const o of ownsOf.get(el) || []) out += ' ' + alt(o, f & ~F_SELF) + ' ';
@@ -453,9 +474,12 @@
   function nameOf(el, tag, role, clickable) {
     nm = {
       target: el, role, visited: new Set(), steps: 0, size: 0, pseudo: el.getRootNode() !== doc,
-      content: NAMED_BY_CONTENT.has(role) || (clickable && !role) || tag === 'summary',
+      content: NAMED_BY_CONTENT.has(role) || (clickable && !role) || tag === 'summary', strict: true,
     };
-    const n = fold(alt(el, F_SELF) || el.getAttribute('aria-placeholder') || '');
+    // text a sighted user cannot see counts only when nothing else names the element (an
+    // icon button's visually hidden label)
+    let n = fold(alt(el, F_SELF) || el.getAttribute('aria-placeholder') || '');
+    if (!/[\p{L}\p{N}]/u.test(n)) { nm.visited.clear(); nm.steps = nm.size = 0; nm.strict = false; n = fold(alt(el, F_SELF) || '') || n; }
     return n ? cap(n, MAX_TEXT, 'maxTextPerNode') : '';
   }
 
@@ -498,7 +522,7 @@
   function attrsOf(el, tag) {
     const a = {};
     let any = false;
-    const password = tag === 'input' && inputType(el) === 'password';
+    const password = tag === 'input' && masked(el);
     for (const at of el.attributes) {
       const k = at.name;
       if (!(ATTRS.has(k) || (k.charCodeAt(0) === 97 && ARIA_ATTRS.has(k)))) continue;
@@ -517,7 +541,7 @@
   function valueOf(el, tag, role) {
     if (tag === 'input') {
       const t = inputType(el);
-      if (t === 'password' || t === 'checkbox' || t === 'radio' || t === 'hidden' || t === 'submit' || t === 'reset' || t === 'button' || t === 'image') return null;
+      if (t === 'password' || masked(el) || t === 'checkbox' || t === 'radio' || t === 'hidden' || t === 'submit' || t === 'reset' || t === 'button' || t === 'image') return null;
       if (t === 'file') return el.files && el.files.length ? Array.from(el.files, (f) => f.name).join(', ') : null;
       return capText(el.value || '');
     }
@@ -570,7 +594,7 @@
     let run = '';
     let total = 0;
     let hasEl = false;
-    const textOk = withText && cs.visibility === 'visible' && parseFloat(cs.fontSize) > 0;
+    const textOk = withText && cs.visibility === 'visible' && !textless(cs);
     const flush = () => {
       if (run) {
         const t = capText(run);
@@ -593,8 +617,8 @@
           !k.hasAttribute('aria-hidden') && !k.hasAttribute('tabindex') &&
           !k.hasAttribute('title') && !k.isContentEditable) {
         const kc = win.getComputedStyle(k);
-        if (kc.display === 'inline' && kc.visibility === 'visible' && kc.opacity !== '0' &&
-            kc.cursor === cs.cursor && parseFloat(kc.fontSize) > 0 && typeof k.onclick !== 'function') {
+        if (kc.display === 'inline' && kc.visibility === 'visible' && !unseen(k, kc) &&
+            kc.cursor === cs.cursor && k.onclick == null) {
           visited++;
           if (run.length < MAX_TEXT * 8) run += k.textContent;
           continue;
@@ -638,7 +662,7 @@
     const cs = win.getComputedStyle(el);
     const display = cs.display;
     if (display === 'none') { skipped++; continue; }
-    if (cs.opacity !== '1' && parseFloat(cs.opacity) < 0.05) { skipped++; continue; }
+    if ((cs.opacity !== '1' && parseFloat(cs.opacity) < 0.05) || gone(cs)) { skipped++; continue; }
     const contents = display === 'contents';
     // Inline boxes cannot clip or be positioned off-screen; their rect is only read if emitted.
     let rect = contents || display === 'inline' ? null : el.getBoundingClientRect();
@@ -653,7 +677,8 @@
     if (isFrame) role = 'iframe';
     const interactiveRole = role !== null && INTERACTIVE.has(role);
     const clickable = !inter && !interactiveRole && !isFrame && !visHidden && (
-      (cursor === 'pointer' && pcur !== 'pointer') || el.hasAttribute('onclick') || typeof el.onclick === 'function');
+      (cursor === 'pointer' && pcur !== 'pointer') || el.hasAttribute('onclick') || el.onclick != null ||
+      (PROBE && !el.dispatchEvent(new CustomEvent(PROBE, {cancelable: true}))));
 
     // children: text runs and elements to walk
     let list = null;

@@ -1,9 +1,11 @@
 """Refs of one tab: short names (``e5``, ``f1e3``) for elements, that never lie.
 
 The page keeps the identity: the extractor stores element <-> ref in a registry inside each
-document (a WeakMap and a Map of WeakRefs under a non-enumerable, non-configurable global), and
-:func:`resolve_ref` asks that registry for the element object, the ref passed as an argument.
-Nothing is looked up through an attribute a page script could copy onto another element.
+document (a WeakMap and a Map of WeakRefs under a non-enumerable, non-configurable global of
+the isolated world webrefs' code runs in, see :mod:`.world`), and :func:`resolve_ref` asks that
+registry for the element object, the ref passed as an argument. Nothing is looked up through an
+attribute a page script could copy onto another element, and page scripts cannot reach the
+registry (except on wrapped pages, which are read in the page's own world).
 
 The Python side (:class:`RefBook`, one per tab) keeps what must outlive documents: the counter
 of each frame prefix (never restarted, so a ref is never given to a different element, even
@@ -12,15 +14,15 @@ after navigation or a crash) and the frame <-> prefix map (prefixes never reused
 
 from __future__ import annotations
 
-import contextlib
 import re
 import secrets
 from typing import TYPE_CHECKING
 
-from playwright.async_api import ElementHandle, Frame, JSHandle
+from playwright.async_api import ElementHandle, Frame
 from playwright.async_api import Error as PlaywrightError
 
 from ..errors import (
+    ActionTimeoutError,
     BrowserClosedError,
     InvalidTargetError,
     PageCrashedError,
@@ -28,6 +30,7 @@ from ..errors import (
     UnknownRefError,
     translate_playwright_error,
 )
+from .world import World
 
 if TYPE_CHECKING:
     from playwright.async_api import Page
@@ -49,11 +52,12 @@ _REF_SHAPE = re.compile(
 _BARE = re.compile(r"^(?:f(?P<frame>[1-9][0-9]{0,8}))?e(?P<num>[1-9][0-9]{0,8})$")
 
 _LOOKUP_JS = (
-    "([key, prefix, ref]) => { const reg = window[key];"
+    "(root, [key, prefix, ref]) => { const reg = window[key];"
     " const book = reg && reg.books && reg.books.get(prefix);"
     " const w = book && book.byRef.get(ref); const el = w && w.deref();"
     " return el && el.isConnected ? el : null; }"
 )
+_LOOKUP_TIMEOUT_S = 5.0
 
 
 def parse_ref(target: str) -> str | None:
@@ -95,7 +99,9 @@ def split_ref(ref: str) -> tuple[str, int]:
 class RefBook:
     """Per-tab ref state that outlives documents. Only touched on the Browser's loop."""
 
-    def __init__(self) -> None:
+    def __init__(self, world: World | None = None) -> None:
+        self.world = world if world is not None else World(None)
+        """Where the extractor and the registry run for this tab's pages."""
         self.registry_key = REGISTRY_KEY
         """Global name of the page-side registry in every document this tab reads."""
         self._next: dict[str, int] = {"": 1}
@@ -186,19 +192,18 @@ async def resolve_ref(page: Page, book: RefBook, ref: str) -> tuple[Frame, Eleme
     if frame is None or frame.is_detached():
         raise stale
     try:
-        handle = await frame.evaluate_handle(_LOOKUP_JS, [book.registry_key, prefix, bare])
+        element = await book.world.element(
+            frame, _LOOKUP_JS, [book.registry_key, prefix, bare], _LOOKUP_TIMEOUT_S)
+    except TimeoutError:
+        raise ActionTimeoutError(
+            f"The page did not answer while finding ref {bare} (its main thread may be busy).",
+            hint="Wait and try again, or navigate away with web_navigate.",
+        ) from None
     except PlaywrightError as exc:
         error = translate_playwright_error(exc, doing=f"finding ref {bare}")
         if isinstance(error, BrowserClosedError | PageCrashedError):
             raise error from None
         raise stale from None  # the frame navigated or went away while asking
-    element = handle.as_element()
     if element is None:
-        await _dispose(handle)
         raise stale
     return frame, element
-
-
-async def _dispose(handle: JSHandle) -> None:
-    with contextlib.suppress(PlaywrightError):
-        await handle.dispose()

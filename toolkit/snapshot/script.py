@@ -54,7 +54,8 @@ def load_frame_json(text: str) -> dict[str, Any]:
         raise SnapshotFormatError(
             f"The extractor output has format version {version!r}; this webrefs reads "
             f"version {FORMAT_VERSION}.",
-            hint="Use the script from webrefs.extractor_script() of this same webrefs version.",
+            host_hint="Use the script from webrefs.extractor_script() of this same webrefs "
+            "version.",
         )
     if not isinstance(data.get("root"), dict):
         raise SnapshotFormatError("The extractor output has no 'root' node object.")

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import WebrefsError
 from ..models import ActionResult, Snapshot
 from ..render.diff import diff_snapshots
+from ..safety.fence import fence
 from .fmt import format_action
 from .options import ToolOptions
 
@@ -54,6 +55,8 @@ class ModelView:
     """The active tab the model was last told about (``None``: none yet, or none open)."""
     told: bool = False
     """Whether the model has been told about any active tab yet."""
+    marker: str = ""
+    """The fence marker of page content (random, or from the context's seed)."""
 
 
 class ToolContext:
@@ -78,6 +81,17 @@ class ToolContext:
         """The tab to act on now."""
         return self._current_tab()
 
+    def fence(self, text: str) -> str:
+        """``text`` fenced as page content (when ``ToolOptions.fence`` is on)."""
+        if not self.options.fence or not self._view.marker:
+            return text
+        return fence(text, self._view.marker)
+
+    def fenced(self, snap: Snapshot) -> Snapshot:
+        """``snap`` with its text fenced as page content."""
+        text = self.fence(snap.text)
+        return snap if text is snap.text else snap.model_copy(update={"text": text})
+
     def remember(self, tab: Tab, snap: Snapshot) -> None:
         """The snapshot the model last saw for ``tab`` (the baseline of diffs); the refs the
         model holds now come from ``tab``."""
@@ -100,6 +114,7 @@ class ToolContext:
         before = self._seen.get(tab.id)
         self.remember(tab, snap)
         if mode == "snapshot" or before is None:
-            return ToolOutput(format_action(result, snapshot_text=snap.text), result)
+            return ToolOutput(format_action(result, snapshot_text=self.fence(snap.text)),
+                              result)
         diff = result.diff if result.diff is not None else diff_snapshots(before, snap)
-        return ToolOutput(format_action(result, diff=diff), result)
+        return ToolOutput(format_action(result, diff=self.fence(diff)), result)

@@ -7,7 +7,7 @@ tab lists, and argument/validation errors that name the argument.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from pydantic import BaseModel, ValidationError
@@ -52,13 +52,15 @@ def format_action(
     return text
 
 
-def format_text(result: TextResult) -> str:
-    """Visible text, with a note when it was cut."""
+def format_text(result: TextResult, fence: Callable[[str], str] | None = None) -> str:
+    """Visible text, with a note when it was cut (the text fenced by ``fence``)."""
     where = f"element {result.ref}" if result.ref else f"the page's {result.source} content"
     head = f"Text of {where}"
     if result.truncated:
         head += f" (first {len(result.text)} of {result.total_length} characters)"
     body = result.text if result.text.strip() else "(no visible text)"
+    if fence is not None and result.text.strip():
+        body = fence(body)
     return f"{head}:\n{body}"
 
 

@@ -32,6 +32,9 @@ class ToolOptions:
     browser goes."""
     vision: bool = False
     """Offer ``web_screenshot`` (for models that accept images)."""
+    fence: bool = True
+    """Fence page content (snapshots, diffs, page text) between two marker lines the page
+    cannot predict, saying it is data, not instructions."""
 
     def __post_init__(self) -> None:
         if not isinstance(self.max_tokens, int) or self.max_tokens < 50:

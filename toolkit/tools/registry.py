@@ -23,6 +23,8 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from pydantic import BaseModel
+
 from .. import prompts
 from ..errors import (
     ActionTimeoutError,
@@ -31,11 +33,14 @@ from ..errors import (
     TabClosedError,
     WebrefsError,
     WrongTabError,
-    cap,
     elide,
 )
 from ..options import RenderOptions, merge_options
 from ..render.tokens import require_encodings
+from ..safety.consent import MODEL_CALL
+from ..safety.fence import clean_line, make_marker
+from ..safety.policy import SafetyPolicy
+from ..safety.secrets import all_secrets, redact
 from .context import ModelView, ToolContext, ToolOutput
 from .fmt import format_error, tool_list
 from .options import ToolOptions
@@ -113,6 +118,22 @@ def _render_encoding(bound: object) -> str:
     return encoding if isinstance(encoding, str) else RenderOptions().encoding
 
 
+_DEFAULT_SAFETY = SafetyPolicy()
+
+
+def _redact_value(value: Any, secrets: dict[str, str]) -> Any:
+    """A model (or list of models, or string) with secret values replaced."""
+    if isinstance(value, str):
+        return redact(value, secrets)
+    if isinstance(value, list):
+        return [_redact_value(v, secrets) for v in value]
+    if isinstance(value, BaseModel):
+        dumped = value.model_dump_json(by_alias=True)
+        cleaned = redact(dumped, secrets)
+        return value if cleaned == dumped else type(value).model_validate_json(cleaned)
+    return value
+
+
 class WebTools:
     """The selected tools, bound to a Browser (acting on its active tab) or to one Tab."""
 
@@ -122,10 +143,16 @@ class WebTools:
         *,
         tab: Tab | None = None,
         options: ToolOptions | None = None,
+        safety: SafetyPolicy | None = None,
         **overrides: Any,
     ) -> None:
         if (browser is None) == (tab is None):
             raise InvalidArgumentError("WebTools needs a browser or a tab (exactly one).")
+        if safety is not None:
+            if browser is not None:
+                browser.set_safety(safety)  # the policy of the browser the tools drive
+            elif tab is not None:
+                tab.set_safety(safety)  # its browser context's policy
         for key in ("tools", "include", "exclude"):
             if isinstance(overrides.get(key), list):
                 overrides[key] = tuple(overrides[key])
@@ -140,6 +167,7 @@ class WebTools:
         require_encodings(_render_encoding(bound), DIFF_ENCODING)
         self._by_name = {s.name: s for s in self.specs}
         self._view = ModelView()
+        self._view.marker = make_marker(browser.seed if browser is not None else None)
         self._lock: asyncio.Lock | None = None
 
     @classmethod
@@ -237,11 +265,12 @@ class WebTools:
         if self._lock is None:
             self._lock = asyncio.Lock()
         async with self._lock:
+            model_call = MODEL_CALL.set(True)  # the safety gate applies to the model's calls
             try:
                 self._check_browser()
                 self._check_target_tab(parsed)
                 context = ToolContext(self.options, self.browser, self.current_tab, self._view)
-                out = await spec.handler(context, parsed)
+                out = self._redacted(await spec.handler(context, parsed))
             except TimeoutError:
                 err: WebrefsError = ActionTimeoutError(
                     f"{name} gave up: the page did not answer in time.",
@@ -254,11 +283,43 @@ class WebTools:
                     self._check_browser()
                 raise self._noted(name, exc) from None
             except WebrefsError as exc:
-                raise self._noted(name, exc) from None
+                raise self._redact_error(self._noted(name, exc)) from None
+            finally:
+                MODEL_CALL.reset(model_call)
             note = self._switch_note(name)
             if note:
                 out = replace(out, content=f"{out.content}\n\n{note}")
             return out
+
+    # -- secrets never leave ---------------------------------------------------------------------
+    @property
+    def safety(self) -> SafetyPolicy:
+        """The safety policy of the browser (or tab) the tools drive."""
+        bound: Any = self.browser if self.browser is not None else self._tab
+        policy = getattr(bound, "safety", None)
+        return policy if isinstance(policy, SafetyPolicy) else _DEFAULT_SAFETY
+
+    def _secrets(self) -> dict[str, str]:
+        policy = self.safety
+        return all_secrets(policy) if policy.enabled and policy.sensitive_data else {}
+
+    def _redacted(self, out: ToolOutput) -> ToolOutput:
+        """``out`` with every secret value replaced by its placeholder (text and artifact)."""
+        secrets = self._secrets()
+        if not secrets:
+            return out
+        return replace(out, content=redact(out.content, secrets),
+                       artifact=_redact_value(out.artifact, secrets))
+
+    def _redact_error(self, err: WebrefsError) -> WebrefsError:
+        secrets = self._secrets()
+        if secrets:
+            err.message = redact(err.message, secrets)
+            err.hint = redact(err.hint, secrets) if err.hint else err.hint
+            result = getattr(err, "result", None)
+            if result is not None:
+                err.result = _redact_value(result, secrets)  # type: ignore[attr-defined]
+        return err
 
     def _noted(self, name: str, err: WebrefsError) -> WebrefsError:
         """``err`` with the note on an active-tab switch, when there was one."""
@@ -295,21 +356,27 @@ class WebTools:
             return ToolOutput(format_error(name, err), err, is_error=True)
 
     # -- prompts -------------------------------------------------------------------------------
-    def system_prompt(self, mode: str = "dom", *, tool_calling: bool = True) -> str:
+    def system_prompt(self, mode: str = "dom", *, tool_calling: bool = True,
+                      page_state: bool = True) -> str:
         """The system prompt of ``mode`` (``dom`` or ``vision``) with the current page summary.
-        ``tool_calling=False`` adds the JSON action format for models without tool calling."""
-        return self._runner.run(self._system_prompt(mode, tool_calling))
+        ``tool_calling=False`` adds the JSON action format for models without tool calling.
+        The page summary is true when the prompt is made, not after the next navigation: build
+        the prompt before every model call (the LangChain adapter's ``live_prompt``
+        middleware does), or pass ``page_state=False`` to leave the page out of a prompt that
+        is made once."""
+        return self._runner.run(self._system_prompt(mode, tool_calling, page_state))
 
-    async def asystem_prompt(self, mode: str = "dom", *, tool_calling: bool = True) -> str:
-        return await self._runner.arun(self._system_prompt(mode, tool_calling))
+    async def asystem_prompt(self, mode: str = "dom", *, tool_calling: bool = True,
+                             page_state: bool = True) -> str:
+        return await self._runner.arun(self._system_prompt(mode, tool_calling, page_state))
 
-    async def _system_prompt(self, mode: str, tool_calling: bool) -> str:
+    async def _system_prompt(self, mode: str, tool_calling: bool, page_state: bool) -> str:
         if mode not in prompts.SYSTEM_MODES:
             raise InvalidArgumentError(f"Unknown prompt mode {mode!r}; use 'dom' or 'vision'.")
         if mode == "vision" and "web_screenshot" not in self._by_name:
             raise InvalidArgumentError("The vision prompt needs the screenshot tool.",
-                                       hint="Create the tools with vision=True.")
-        page = await self.page_summary()
+                                       host_hint="Create the tools with vision=True.")
+        page = await self.page_summary() if page_state else prompts.PAGE_STATE_LEFT_OUT
         fmt = None if tool_calling else prompts.action_format(tool_list(self.specs))
         text = prompts.render_system_prompt(
             mode, page=page, tools=self.names, action_format_text=fmt
@@ -330,7 +397,9 @@ class WebTools:
             title = "(the page is not responding)"
         except WebrefsError:
             return "No page is open yet."
-        lines = [f"Active tab {tab.id}: {cap(title, 200)} - {cap(tab.url, 200)}"]
+        title = redact(clean_line(title, 200), self._secrets())  # page text: one clean line
+        url = redact(clean_line(tab.url, 200), self._secrets())
+        lines = [f"Active tab {tab.id}: {title} - {url}"]
         last = tab.last_snapshot
         if last is not None and last.page.page_type not in ("", "unknown"):
             lines.append(f"Page type: {last.page.page_type}.")

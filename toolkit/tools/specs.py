@@ -101,7 +101,8 @@ async def _snapshot(ctx: ToolContext, a: A.SnapshotArgs) -> ToolOutput:
         max_tokens=a.max_tokens or ctx.options.max_tokens,
     )
     ctx.remember(tab, snap)
-    return ToolOutput(snap.text, snap)
+    shown = ctx.fenced(snap)
+    return ToolOutput(shown.text, shown)
 
 
 async def _click(ctx: ToolContext, a: A.ClickArgs) -> ToolOutput:
@@ -136,7 +137,7 @@ async def _press_key(ctx: ToolContext, a: A.PressKeyArgs) -> ToolOutput:
 
 async def _get_text(ctx: ToolContext, a: A.GetTextArgs) -> ToolOutput:
     result = await ctx.tab().aget_text(a.ref, a.max_length)
-    return ToolOutput(format_text(result), result)
+    return ToolOutput(format_text(result, ctx.fence), result)
 
 
 async def _navigate(ctx: ToolContext, a: A.NavigateArgs) -> ToolOutput:

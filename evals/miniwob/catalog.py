@@ -1,0 +1,179 @@
+"""The MiniWoB++ tasks: which the webrefs tools can express, why the rest cannot, and the
+suite file built from them.
+
+The benchmark's task list is the 125 tasks the ``miniwob`` package (1.1) registers as
+gymnasium environments (``miniwob/<task>-v1``); its pages without an environment
+(``button-delay``, ``chase-circle``, ``hover-shape``, ``moving-items``, ``simon-says``) and
+the FlightWoB pages are not part of it. A task is expressible when a model could solve it with
+the default tools (snapshot, click, fill, select, check, scroll, press a key, read text),
+acting on refs found by role and name. :data:`NOT_EXPRESSIBLE` says for each other task what
+it needs; none of them is run.
+
+``python -m webrefs.evals.miniwob.catalog`` writes ``evals/suites/miniwob.json`` again (a
+test checks that the file and this module agree). Pure code.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from .site import ORIGIN, REWARD_JS, SETUP_JS
+
+__all__ = ["DRAG", "NOT_EXPRESSIBLE", "TASKS", "build_suite", "expressible", "write_suite"]
+
+TASKS: tuple[str, ...] = (
+    "ascending-numbers", "bisect-angle", "book-flight", "book-flight-nodelay", "buy-ticket",
+    "choose-date", "choose-date-easy", "choose-date-medium", "choose-date-nodelay",
+    "choose-list", "circle-center", "click-button", "click-button-sequence",
+    "click-checkboxes", "click-checkboxes-large", "click-checkboxes-soft",
+    "click-checkboxes-transfer", "click-collapsible", "click-collapsible-2",
+    "click-collapsible-2-nodelay", "click-collapsible-nodelay", "click-color", "click-dialog",
+    "click-dialog-2", "click-link", "click-menu", "click-menu-2", "click-option", "click-pie",
+    "click-pie-nodelay", "click-scroll-list", "click-shades", "click-shape", "click-tab",
+    "click-tab-2", "click-tab-2-easy", "click-tab-2-hard", "click-tab-2-medium", "click-test",
+    "click-test-2", "click-test-transfer", "click-widget", "copy-paste", "copy-paste-2",
+    "count-shape", "count-sides", "daily-calendar", "drag-box", "drag-circle", "drag-cube",
+    "drag-items", "drag-items-grid", "drag-shapes", "drag-shapes-2", "drag-single-shape",
+    "drag-sort-numbers", "draw-circle", "draw-line", "email-inbox", "email-inbox-delete",
+    "email-inbox-forward", "email-inbox-forward-nl", "email-inbox-forward-nl-turk",
+    "email-inbox-important", "email-inbox-nl-turk", "email-inbox-noscroll",
+    "email-inbox-reply", "email-inbox-star-reply", "enter-date", "enter-password",
+    "enter-text", "enter-text-2", "enter-text-dynamic", "enter-time", "find-greatest",
+    "find-midpoint", "find-word", "focus-text", "focus-text-2", "form-sequence",
+    "form-sequence-2", "form-sequence-3", "generate-number", "grid-coordinate", "guess-number",
+    "highlight-text", "highlight-text-2", "hot-cold", "identify-shape", "login-user",
+    "login-user-popup", "multi-layouts", "multi-orderings", "navigate-tree",
+    "number-checkboxes", "odd-or-even", "order-food", "phone-book", "read-table",
+    "read-table-2", "resize-textarea", "right-angle", "scroll-text", "scroll-text-2",
+    "search-engine", "sign-agreement", "simple-algebra", "simple-arithmetic", "social-media",
+    "social-media-all", "social-media-some", "stock-market", "terminal", "text-editor",
+    "text-transform", "tic-tac-toe", "unicode-test", "use-autocomplete",
+    "use-autocomplete-nodelay", "use-colorwheel", "use-colorwheel-2", "use-slider",
+    "use-slider-2", "use-spinner", "visual-addition",
+)
+"""The benchmark: every task ``miniwob`` registers, by name."""
+
+DRAG = "needs dragging with the mouse (press, move, release), which no tool does"
+_DRAW = "needs drawing with the mouse (press, move, release), which no tool does"
+_SELECT = "needs selecting text with the mouse (a drag), which no tool does"
+_POINT = ("needs a click at pixel coordinates in a drawing (no element to name); "
+          "web_screenshot plus a coordinate click would express it")
+_SEE = ("needs seeing colours or shapes drawn on the page (SVG or styled boxes without "
+        "names); web_screenshot plus a coordinate click would express it")
+_SLIDER = ("needs moving a jQuery UI slider: its handle is a focusable element without a "
+           "role, so the outline gives it no ref (web_press_key on that ref would express it)")
+_TREE = ("folders and files look alike in the outline (list items with a name; only an icon "
+         "tells them apart), and clicking a file that is not the target fails the task")
+_ICONS = ("its controls are icons without a role or a name, so the outline gives them no "
+          "ref; web_screenshot plus a coordinate click would express it")
+
+NOT_EXPRESSIBLE: dict[str, str] = {
+    "ascending-numbers": _SEE,
+    "bisect-angle": _DRAW,
+    "circle-center": _POINT,
+    "click-color": _SEE,
+    "click-menu-2": ("in most episodes the goal names the menu item by an icon image, which "
+                     "the utterance's text does not carry (\"the item with the icon\")"),
+    "click-pie": _ICONS,
+    "click-pie-nodelay": _ICONS,
+    "click-shades": _SEE,
+    "click-shape": _SEE,
+    "count-shape": _SEE,
+    "count-sides": _SEE,
+    "drag-box": DRAG,
+    "drag-circle": DRAG,
+    "drag-cube": DRAG,
+    "drag-items": DRAG,
+    "drag-items-grid": DRAG,
+    "drag-shapes": DRAG,
+    "drag-shapes-2": DRAG,
+    "drag-single-shape": DRAG,
+    "drag-sort-numbers": DRAG,
+    "draw-circle": _DRAW,
+    "draw-line": _DRAW,
+    "email-inbox": _ICONS,
+    "email-inbox-delete": _ICONS,
+    "email-inbox-forward": _ICONS,
+    "email-inbox-forward-nl": _ICONS,
+    "email-inbox-forward-nl-turk": _ICONS,
+    "email-inbox-important": _ICONS,
+    "email-inbox-nl-turk": _ICONS,
+    "email-inbox-noscroll": _ICONS,
+    "email-inbox-reply": _ICONS,
+    "email-inbox-star-reply": _ICONS,
+    "find-midpoint": _POINT,
+    "form-sequence": _SLIDER,
+    "grid-coordinate": _POINT,
+    "highlight-text": _SELECT,
+    "highlight-text-2": _SELECT,
+    "hot-cold": _POINT,
+    "identify-shape": _SEE,
+    "navigate-tree": _TREE,
+    "number-checkboxes": _SEE,
+    "order-food": _ICONS,
+    "resize-textarea": DRAG,
+    "right-angle": _POINT,
+    "social-media": _ICONS,
+    "social-media-all": _ICONS,
+    "social-media-some": _ICONS,
+    "text-editor": _ICONS,
+    "tic-tac-toe": _SEE,
+    "use-colorwheel": _POINT,
+    "use-colorwheel-2": _POINT,
+    "use-slider": _SLIDER,
+    "use-slider-2": _SLIDER,
+    "visual-addition": _SEE,
+}
+"""The tasks left out of the suite, with what they need."""
+
+_STEPS = {"book-flight": 40, "book-flight-nodelay": 40, "email-inbox": 20,
+          "email-inbox-nl-turk": 20, "guess-number": 20, "generate-number": 20,
+          "stock-market": 100, "search-engine": 20, "phone-book": 20, "navigate-tree": 30,
+          "daily-calendar": 30, "terminal": 40, "choose-date": 25, "choose-date-medium": 25,
+          "choose-date-nodelay": 25}
+
+
+def expressible() -> tuple[str, ...]:
+    """The tasks in the suite."""
+    return tuple(t for t in TASKS if t not in NOT_EXPRESSIBLE)
+
+
+def build_suite() -> dict[str, Any]:
+    """The suite file's content."""
+    tasks = [{
+        "id": name,
+        "start_url": f"/miniwob/{name}.html",
+        "goal": f"The MiniWoB++ task {name}: its goal is the utterance the page gives.",
+        "max_steps": _STEPS.get(name, 15),
+        "tags": ["miniwob", name.split("-")[0]],
+        "setup": {"script": SETUP_JS, "goal": True},
+        "success": [{"type": "reward", "expression": REWARD_JS}],
+        "reference": [{"policy": "webrefs.evals.miniwob.families:reference_model"}],
+    } for name in expressible()]
+    return {
+        "schema": 1,
+        "name": "miniwob",
+        "description": ("MiniWoB++ (the miniwob package's pages), every task the webrefs "
+                        "tools can express; success is the page's own reward > 0. Needs "
+                        "pip install 'webrefs[miniwob]'."),
+        "site": {"package": "miniwob", "folder": "html", "origin": ORIGIN,
+                 "handler": "webrefs.evals.miniwob.site:MiniwobHandler"},
+        "tasks": tasks,
+        "excluded": {name: f"not expressible with these tools: {why}"
+                     for name, why in sorted(NOT_EXPRESSIBLE.items())},
+    }
+
+
+SUITE_FILE = Path(__file__).resolve().parent.parent / "suites" / "miniwob.json"
+
+
+def write_suite(path: Path = SUITE_FILE) -> Path:
+    path.write_text(json.dumps(build_suite(), indent=1, ensure_ascii=False) + "\n",
+                    encoding="utf-8")
+    return path
+
+
+if __name__ == "__main__":
+    print(write_suite())

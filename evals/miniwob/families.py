@@ -1,0 +1,838 @@
+"""The reference policies, one per MiniWoB++ task family (see :mod:`.policy`).
+
+Each reads the utterance and what the tools return, never the page itself. Targets are found
+by role and name; where a page gives its controls no names (unlabelled text boxes, radio
+buttons) by their position, which the utterance states ("the 2nd textbox").
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Generator
+
+from ..tasks import Task
+from .outline import Item, Outline
+from .policy import Call, Play, Policy, PolicyChatModel, act, click, fill, look, read, stuck
+
+__all__ = ["NO_REFERENCE_YET", "POLICIES", "reference_model"]
+
+ORDINAL = re.compile(r"(\d+)(?:st|nd|rd|th)")
+TEXTBOX = ("textbox", "searchbox")
+
+
+def quoted(goal: str, index: int = 0) -> str:
+    found = re.findall(r'"([^"]*)"', goal)
+    if len(found) <= index:
+        raise stuck(f"the goal {goal!r} quotes no text")
+    return str(found[index])
+
+
+def ordinal(text: str, index: int = 0) -> int:
+    found = ORDINAL.findall(text)
+    if len(found) <= index:
+        raise stuck(f"{text!r} names no position (1st, 2nd, ...)")
+    return int(found[index])
+
+
+def nth(items: list[Item], n: int, what: str) -> Item:
+    if not 1 <= n <= len(items):
+        raise stuck(f"there is no {n}th {what} ({len(items)} shown)")
+    return items[n - 1]
+
+
+def submit(page: Outline, name: str = "Submit") -> Play:
+    button = page.first(("button", "link", "text", "tab"), name)
+    if button is None:
+        button = page.first(("button", "link", "text"), name, exact=False)
+    yield from click(button, f"{name!r} button")
+    return None
+
+
+def click_named(role: str | tuple[str, ...], exact: bool = True) -> Policy:
+    """Click the element the goal quotes."""
+    def play(goal: str) -> Play:
+        page = yield from look()
+        name = quoted(goal)
+        yield from click(page.first(role, name, exact=exact), f"{role} {name!r}")
+        return None
+    return play
+
+
+def click_test(goal: str) -> Play:
+    page = yield from look()
+    yield from click(page.first("button"), "button")
+    return None
+
+
+def click_button_word(goal: str) -> Play:
+    """"Click button ONE." / "Click button ONE, then click button TWO." """
+    page = yield from look()
+    for name in re.findall(r"button (\w+)", goal):
+        yield from click(page.first("button", name), f"button {name}")
+    return None
+
+
+def click_dialog(goal: str) -> Play:
+    page = yield from look()
+    m = re.search(r'"([^"]*)"', goal)
+    name = m.group(1) if m else "x"
+    if name.lower() in ("x", "×"):
+        name = "Close"
+    dialog_buttons = [i for i in page.all("button") if i.name.lower() == name.lower()]
+    yield from click(dialog_buttons[0] if dialog_buttons else None, f"button {name!r}")
+    return None
+
+
+def check_named(goal: str, names: list[str], page: Outline, role: str) -> Play:
+    for name in names:
+        box = page.first(role, name)
+        if box is None:
+            raise stuck(f"no {role} named {name!r}")
+        yield from act("web_check", ref=box.ref, checked=True)
+    return None
+
+
+def click_checkboxes(goal: str) -> Play:
+    page = yield from look()
+    m = re.search(r"Select (.*) and click Submit", goal)
+    if m is None:
+        raise stuck(f"cannot read the checkboxes to select from {goal!r}")
+    listed = m.group(1).strip()
+    names = [] if listed == "nothing" else [n.strip() for n in listed.split(",")]
+    yield from check_named(goal, [n for n in names if n], page, "checkbox")
+    yield from submit(page)
+    return None
+
+
+def click_option(goal: str) -> Play:
+    page = yield from look()
+    m = re.search(r"Select (.*) and click Submit", goal)
+    if m is None:
+        raise stuck(f"cannot read the option from {goal!r}")
+    yield from check_named(goal, [m.group(1).strip()], page, "radio")
+    yield from submit(page)
+    return None
+
+
+def click_collapsible(goal: str) -> Play:
+    page = yield from look()
+    section = next((t for t in page.all("tab") if t.name.startswith("Section")), None)
+    yield from click(section, "section")
+    page = yield from look()
+    # the panel's button is read as a tab of the accordion: its name is the button's
+    yield from click(page.first("button", "Submit") or page.first("tab", "Submit"),
+                     "Submit button")
+    return None
+
+
+def ended(page: Outline) -> bool:
+    """The page shows MiniWoB's start cover: the episode is over."""
+    return page.first("text", "START") is not None
+
+
+def find_link_in_sections(goal: str) -> Play:
+    """Open sections or tabs one by one until the quoted link shows, then click it."""
+    name = quoted(goal)
+    page = yield from look()
+    tried: set[str] = set()
+    for _ in range(10):
+        if ended(page):  # "no match" variants end when the right tab is opened
+            return None
+        link = page.first(("link", "text"), name)
+        if link is not None:
+            yield from click(link, f"link {name!r}")
+            return None
+        tabs = [t for t in page.all("tab") if t.name not in tried]
+        if not tabs:
+            break
+        tried.add(tabs[0].name)
+        if not (tabs[0].has("selected") or (tabs[0].has("expanded") and
+                                            tabs[0].attrs.get("expanded") != "false")):
+            yield from click(tabs[0], "tab")
+            page = yield from look()
+    raise stuck(f"no section shows the link {name!r}")
+
+
+def click_tab(goal: str) -> Play:
+    page = yield from look()
+    m = re.search(r"Click on (Tab #\d+)", goal)
+    if m is None:
+        raise stuck(f"cannot read the tab from {goal!r}")
+    yield from click(page.first("tab", m.group(1)), m.group(1))
+    return None
+
+
+def click_widget(goal: str) -> Play:
+    page = yield from look()
+    kind = quoted(goal)
+    item: Item | None
+    if kind in ("radio", "checkbox", "button"):
+        item = page.first(kind)
+    elif kind == "text":
+        item = next((i for i in page.all("textbox") if i.attrs.get("type") == "input"), None)
+    else:  # textarea: the text boxes without an input type
+        item = next((i for i in page.all("textbox") if "type" not in i.attrs), None)
+    yield from click(item, f"{kind} widget")
+    return None
+
+
+def enter_value(goal: str) -> Play:
+    page = yield from look()
+    text = quoted(goal)
+    if "lower case" in goal:
+        text = text.lower()
+    elif "upper case" in goal:
+        text = text.upper()
+    yield from fill(page.first(TEXTBOX), text)
+    yield from submit(page)
+    return None
+
+
+def enter_password(goal: str) -> Play:
+    page = yield from look()
+    password = quoted(goal)
+    boxes = page.all("textbox")
+    if len(boxes) < 2:
+        raise stuck("the page shows fewer than two password fields")
+    for box in boxes[:2]:
+        yield from fill(box, password)
+    yield from submit(page)
+    return None
+
+
+def login_user(goal: str) -> Play:
+    """Fill username and password; a popup that opens on focus ("Exit to home page?") is
+    answered Cancel and the field filled again."""
+    user, password = quoted(goal, 0), quoted(goal, 1)
+    page = yield from look()
+    for index, value in enumerate((user, password)):
+        boxes = page.all("textbox")
+        if len(boxes) < 2:
+            raise stuck("the page shows no username and password fields")
+        yield from act("web_fill", ref=boxes[index].ref, value=value)
+        page = yield from look()
+        cancel = page.first("button", "Cancel")
+        if cancel is not None:
+            yield from click(cancel, "popup's Cancel button")
+            page = yield from look()
+            yield from fill(page.all("textbox")[index], value)
+    buttons = page.all("button")
+    yield from click(buttons[-1] if buttons else None, "login button")
+    return None
+
+
+def enter_date(goal: str) -> Play:
+    page = yield from look()
+    m = re.search(r"(\d\d)/(\d\d)/(\d{4})", goal)
+    if m is None:
+        raise stuck(f"no date in {goal!r}")
+    yield from fill(page.first("textbox"), f"{m.group(3)}-{m.group(1)}-{m.group(2)}")
+    yield from submit(page)
+    return None
+
+
+def enter_time(goal: str) -> Play:
+    page = yield from look()
+    m = re.search(r"(\d{1,2}):(\d\d) ?([AP]M)", goal)
+    if m is None:
+        raise stuck(f"no time in {goal!r}")
+    hour = int(m.group(1)) % 12 + (12 if m.group(3) == "PM" else 0)
+    yield from fill(page.first("textbox"), f"{hour:02d}:{m.group(2)}")
+    yield from submit(page)
+    return None
+
+
+def focus_text(goal: str) -> Play:
+    page = yield from look()
+    boxes = page.all("textbox")
+    n = ordinal(goal) if ORDINAL.search(goal) else 1
+    yield from click(nth(boxes, n, "textbox"), "textbox")
+    return None
+
+
+def choose_list(goal: str) -> Play:
+    page = yield from look()
+    m = re.search(r"Select (.*) from the (?:scroll )?list", goal)
+    if m is None:
+        raise stuck(f"cannot read the items from {goal!r}")
+    names = [n.strip() for n in m.group(1).split(",") if n.strip()]
+    box = page.first(("combobox", "listbox"))
+    if box is None:
+        raise stuck("the page shows no list")
+    yield from act("web_select", ref=box.ref, values=names)
+    yield from submit(page)
+    return None
+
+
+def unicode_test(goal: str) -> Play:
+    page = yield from look()
+    name = quoted(goal)
+    yield from click(page.first("button", name), f"button {name!r}")
+    return None
+
+
+def copy_paste(goal: str) -> Play:
+    page = yield from look()
+    boxes = page.all("textbox")
+    if len(boxes) < 2:
+        raise stuck("the page shows no text area and text input")
+    sources, target = boxes[:-1], boxes[-1]
+    source = nth(sources, ordinal(goal), "text area") if ORDINAL.search(goal) else sources[0]
+    # copied exactly with the keyboard: the outline shows the text with its spaces collapsed
+    yield from act("web_press_key", key="ControlOrMeta+A", ref=source.ref)
+    yield from act("web_press_key", key="ControlOrMeta+C", ref=source.ref)
+    yield from act("web_press_key", key="ControlOrMeta+V", ref=target.ref)
+    yield from submit(page)
+    return None
+
+
+def area_text(area: Item) -> Generator[Call, str, str]:
+    """A text area's whole text: its value in the outline, or ``web_get_text`` when the
+    outline shortened it (ends with an ellipsis)."""
+    value = area.value or ""
+    if value and not value.endswith("…"):
+        return value
+    text = yield from read(area)
+    if not text or text == "(no visible text)":
+        raise stuck("the text area's text is shortened in the outline and web_get_text "
+                    "shows none of it")
+    return text
+
+
+def _words(text: str) -> list[str]:
+    return text.split()
+
+
+def paragraph(page: Outline, goal: str) -> str:
+    """The longest text line of a full snapshot that is not the goal or the score board."""
+    texts = [i.name for i in page if i.role in ("text", "paragraph") and i.name != goal]
+    return max(texts, key=len) if texts else ""
+
+
+def find_word(goal: str) -> Play:
+    page = yield from look(full=True)
+    words = _words(paragraph(page, goal))
+    word = nth([Item("word", w, None, 0) for w in words], ordinal(goal), "word").name
+    yield from fill(page.first("textbox"), word.strip(".,;:!?"))
+    yield from submit(page)
+    return None
+
+
+def scroll_text(goal: str) -> Play:
+    page = yield from look()
+    boxes = page.all("textbox")
+    if len(boxes) < 2:
+        raise stuck("the page shows no text area and text field")
+    text = yield from area_text(boxes[0])
+    last = text.split()[-1].strip(".,;:!?")
+    yield from fill(boxes[1], last)
+    yield from submit(page)
+    return None
+
+
+def scroll_text_2(goal: str) -> Play:
+    page = yield from look()
+    area = page.first("textbox")
+    if area is None:
+        raise stuck("the page shows no text area")
+    direction = "down" if "bottom" in goal else "up"
+    yield from act("web_scroll", direction=direction, amount=5000, ref=area.ref)
+    yield from submit(page)
+    return None
+
+
+def read_table(goal: str) -> Play:
+    page = yield from look(full=True)
+    m = re.search(r"value of (.*) into the text field", goal)
+    if m is None:
+        raise stuck(f"cannot read the label from {goal!r}")
+    cells = [i for i in page if i.role == "cell"]
+    for label, value in itertools.pairwise(cells):
+        if label.name == m.group(1):
+            yield from fill(page.first("textbox"), value.name)
+            yield from submit(page)
+            return None
+    raise stuck(f"the table has no row {m.group(1)!r}")
+
+
+def read_table_2(goal: str) -> Play:
+    page = yield from look(full=True)
+    cells = [i for i in page if i.role == "cell"]
+    table = {a.name: b.name for a, b in zip(cells[::2], cells[1::2], strict=False)}
+    label = None
+    for item in page:
+        if item.role == "textbox" and item.ref is not None:
+            if label is None or label not in table:
+                raise stuck(f"no table row for the field labelled {label!r}")
+            yield from fill(item, table[label])
+            label = None
+        elif item.name:
+            label = item.name.rstrip(":").strip()
+    yield from submit(page)
+    return None
+
+
+def _number(text: str) -> float:
+    return float(text.replace("$", "").replace(",", ""))
+
+
+def simple_arithmetic(goal: str) -> Play:
+    page = yield from look(full=True)
+    for text in page.texts():
+        m = re.fullmatch(r"\s*(-?\d+)\s*([-+x*/])\s*(-?\d+)\s*=?\s*", text)
+        if m:
+            a, op, b = int(m.group(1)), m.group(2), int(m.group(3))
+            value = {"+": a + b, "-": a - b, "x": a * b, "*": a * b,
+                     "/": a // b if b else 0}[op]
+            yield from fill(page.first("textbox"), str(value))
+            yield from submit(page)
+            return None
+    raise stuck("the page shows no arithmetic problem")
+
+
+def simple_algebra(goal: str) -> Play:
+    page = yield from look(full=True)
+    for text in page.texts():
+        t = text.replace(" ", "").replace("−", "-")
+        m = re.fullmatch(r"(?:(-?\d+)([-+]))?x(?:([-+])(\d+))?=(-?\d+)", t)
+        m2 = re.fullmatch(r"(-?\d+)([-+])x=(-?\d+)", t)
+        value: int | None = None
+        if m:
+            result = int(m.group(5))
+            if m.group(1) is not None:  # a + x = r  /  a - x = r
+                value = result - int(m.group(1)) if m.group(2) == "+" else int(m.group(1)) - result
+            elif m.group(3) is not None:  # x + b = r / x - b = r
+                b = int(m.group(4))
+                value = result - b if m.group(3) == "+" else result + b
+            else:
+                value = result
+        elif m2:
+            a, r = int(m2.group(1)), int(m2.group(3))
+            value = r - a if m2.group(2) == "+" else a - r
+        if value is not None:
+            yield from fill(page.first("textbox"), str(value))
+            yield from submit(page)
+            return None
+    raise stuck("the page shows no equation in x")
+
+
+def text_transform(goal: str) -> Play:
+    """The text is drawn letter by letter: the text lines between the goal and the field."""
+    page = yield from look(full=True)
+    letters: list[str] = []
+    for item in page:
+        if item.role == "textbox":
+            break
+        if item.role == "text" and item.name != goal:
+            letters.append(item.name)
+    if not letters:
+        raise stuck("the page shows no text to type")
+    yield from fill(page.first("textbox"), "".join(letters))
+    yield from submit(page)
+    return None
+
+
+def use_spinner(goal: str) -> Play:
+    page = yield from look()
+    m = re.search(r"Select (-?\d+)", goal)
+    if m is None:
+        raise stuck(f"no number in {goal!r}")
+    yield from fill(page.first("spinbutton"), m.group(1))
+    yield from submit(page)
+    return None
+
+
+def odd_or_even(goal: str) -> Play:
+    page = yield from look(full=True)
+    items = page.items
+    for before, item, after in zip(items, items[1:], items[2:], strict=False):
+        if (item.role == "text" and re.fullmatch(r"-?\d+", item.name)
+                and before.name == "Odd" and after.name == "Even"):
+            yield from click(before if int(item.name) % 2 else after, "Odd/Even button")
+    yield from submit(page)
+    return None
+
+
+def generate_number(goal: str) -> Play:
+    """Press Generate until the number shown meets the goal, then Submit."""
+    def fits(n: int) -> bool:
+        if m := re.search(r"less than (-?\d+)", goal):
+            return n < int(m.group(1))
+        if m := re.search(r"greater than (-?\d+)", goal):
+            return n > int(m.group(1))
+        return n % 2 == (1 if "odd" in goal else 0)
+
+    page = yield from look(full=True)
+    for _ in range(8):
+        yield from click(page.first("button", "Generate"), "Generate button")
+        page = yield from look(full=True)
+        shown = [int(i.name) for i in page if i.role == "text"
+                 and re.fullmatch(r"-?\d+", i.name)]
+        if shown and fits(shown[0]):
+            yield from submit(page)
+            return None
+    raise stuck("no generated number met the goal in 8 tries")
+
+
+def guess_number(goal: str) -> Play:
+    """Binary search on the page's "higher than" / "lower than" feedback."""
+    low, high = 0, 9
+    page = yield from look()
+    for _ in range(6):
+        guess = (low + high) // 2
+        yield from fill(page.first("spinbutton") or page.first("textbox"), str(guess),
+                        "number field")
+        yield from submit(page)
+        page = yield from look(full=True)
+        said = " ".join(page.texts())
+        if ended(page) or "Correct" in said:
+            return None
+        if "higher than" in said:
+            low = guess + 1
+        elif "lower than" in said:
+            high = guess - 1
+        else:
+            raise stuck("the page gave no feedback on the guess")
+    raise stuck("the number was not found in 6 guesses")
+
+
+def find_greatest(goal: str) -> Play:
+    page = yield from look(full=True)
+    cards = [i for i in page.all("text") if re.fullmatch(r"-?\d+", i.name)]
+    submit_at = next((k for k, i in enumerate(page.items) if i.name == "Submit"), None)
+    if submit_at is not None:  # the cards come before the Submit button
+        before = {id(i) for i in page.items[:submit_at]}
+        cards = [c for c in cards if id(c) in before]
+    if not cards:
+        raise stuck("the page shows no cards")
+    best = max(cards, key=lambda c: int(c.name))
+    yield from click(best, "card")
+    yield from submit(page)
+    return None
+
+
+def form_sequence_2(goal: str) -> Play:
+    """"Check the 2nd radio button and enter the number "-5" into the 3rd textbox." """
+    page = yield from look()
+    radio = nth(page.all("radio"), ordinal(goal, 0), "radio button")
+    yield from act("web_check", ref=radio.ref, checked=True)
+    box = nth(page.all("textbox"), ordinal(goal, 1), "textbox")
+    yield from fill(box, quoted(goal))
+    yield from submit(page)
+    return None
+
+
+def search_engine(goal: str) -> Play:
+    """Search, then page through three results a page to the n-th and click it."""
+    page = yield from look()
+    yield from fill(page.first("textbox"), quoted(goal))
+    yield from click(page.first("button", "Search"), "Search button")
+    n = ordinal(goal)
+    wanted_page = (n - 1) // 3 + 1
+    page = yield from look()
+    if wanted_page > 1:
+        yield from click(page.first("link", str(wanted_page)), f"page {wanted_page} link")
+        page = yield from look()
+    results = [i for i in page.all("link") if not re.fullmatch(r"\d+|[<>«»]|Next|Prev.*",
+                                                                i.name)]
+    yield from click(nth(results, (n - 1) % 3 + 1, "search result"), "search result")
+    return None
+
+
+def sign_agreement(goal: str) -> Play:
+    page = yield from look()
+    if goal.startswith("Click the cancel"):
+        yield from click(page.first("button", "Cancel"), "Cancel button")
+        return None
+    area = page.first("textbox")
+    if area is None:
+        raise stuck("the page shows no agreement text")
+    yield from act("web_scroll", direction="down", amount=5000, ref=area.ref)
+    page = yield from look()
+    yield from fill(page.first("textbox", "Name"), quoted(goal), "Name field")
+    page = yield from look()
+    last = quoted(goal, 1) if goal.count('"') >= 4 else "Agree"
+    yield from click(page.first("button", last), f"{last} button")
+    return None
+
+
+def use_autocomplete(goal: str) -> Play:
+    """Type the start, then pick the suggestion that also ends right."""
+    start = quoted(goal, 0)
+    end = quoted(goal, 1) if goal.count('"') >= 4 else ""
+    page = yield from look()
+    field = page.first("textbox")
+    yield from fill(field, start)
+    for _ in range(3):
+        page = yield from look(full=True)
+        items = page.items
+        options = [k for k, i in enumerate(items) if i.role in ("option", "menuitem", "text")
+                   and i.name.startswith(start) and i.name.endswith(end) and i.name != goal]
+        if options:
+            k = options[0]
+            # the suggestion's text, or the nameless list item that holds it
+            target = items[k] if items[k].ref else next(
+                (i for i in reversed(items[:k]) if i.ref and i.role == "listitem"), None)
+            yield from click(target, "suggestion")
+            page = yield from look()
+            yield from submit(page)
+            return None
+    raise stuck(f"no suggestion starts with {start!r} and ends with {end!r}")
+
+
+def click_menu(goal: str) -> Play:
+    """"Select A>B>C": open each level by hovering it, then click the last. (A submenu opens
+    on hover only and a click on its parent ends the task, so this needs ``web_hover``, an
+    optional tool the harness does not offer by default.)"""
+    path = goal.split("Select ", 1)[-1].strip().split(">")
+    page = yield from look()
+    for level, name in enumerate(path):
+        item = page.first("menuitem", name.strip())
+        if level < len(path) - 1:
+            if item is None or item.ref is None:
+                raise stuck(f"the menu shows no item {name!r}")
+            yield from act("web_hover", ref=item.ref)
+            page = yield from look()
+        else:
+            yield from click(item, f"menu item {name!r}")
+    return None
+
+
+def buy_ticket(goal: str) -> Play:
+    """Read each ticket's price and duration from a full snapshot; book the best."""
+    page = yield from look(full=True)
+    tickets: list[tuple[float, float, Item]] = []
+    minutes: float | None = None
+    for item in page:
+        if m := re.search(r"(\d+)h(?:\s*(\d+)m)?", item.name):
+            minutes = int(m.group(1)) * 60 + int(m.group(2) or 0)
+        if item.role == "button" and (m := re.search(r"\$([\d,.]+)", item.name)):
+            if minutes is None:
+                raise stuck("a ticket shows no duration")
+            tickets.append((_number(m.group(1)), minutes, item))
+            minutes = None
+    if not tickets:
+        raise stuck("the page shows no tickets")
+    criteria = {"cheapest": lambda t: t[0], "most expensive": lambda t: -t[0],
+                "shortest": lambda t: t[1], "longest": lambda t: -t[1]}
+    key = next((f for word, f in criteria.items() if word in goal), None)
+    if key is None:
+        raise stuck(f"cannot read what to buy from {goal!r}")
+    yield from click(min(tickets, key=key)[2], "ticket")
+    return None
+
+
+LABELS = {"genre": ("genre",), "director": ("director",), "year": ("year", "released")}
+
+
+def multi_layouts(goal: str) -> Play:
+    """Fill the movie search form whatever its layout: each field's label is the text just
+    before it, or (when the form starts with a field) just after it."""
+    m = re.search(r"Search for (.+) movies directed by (.+) from year (\d+)", goal)
+    if m is None:
+        raise stuck(f"cannot read the search from {goal!r}")
+    wanted = {"genre": m.group(1), "director": m.group(2), "year": m.group(3)}
+    page = yield from look(full=True)
+    items = [i for i in page if i.name != goal and (i.role == "textbox" or i.name)]
+    fields = [k for k, i in enumerate(items) if i.role == "textbox"]
+    if not fields:
+        raise stuck("the page shows no form fields")
+    after = fields[0] == 0 or items[fields[0] - 1].role == "textbox"
+    labels: list[Item] = []
+    for k in fields:
+        near = items[k + 1] if after and k + 1 < len(items) else items[k - 1]
+        labels.append(near)
+        label = (items[k].name or near.name).strip().rstrip(":").lower()
+        key = next((k for k, words in LABELS.items() if any(w in label for w in words)), None)
+        if key is None:
+            raise stuck(f"a form field is labelled {label!r}")
+        yield from fill(items[k], wanted[key])
+    # the form's button (Submit, Search, Go!...) is the first control after its last field
+    last = max(fields)
+    button = next((i for i in items[last + 1:] if i.ref and i.role in ("button", "text")
+                   and i not in labels and not i.name.endswith(":")), None)
+    yield from click(button, "the form's button")
+    return None
+
+
+def stock_market(goal: str) -> Play:
+    """Watch the price; buy when it is below the limit."""
+    m = re.search(r"less than \$(\d+(?:\.\d+)?)", goal)
+    if m is None:
+        raise stuck(f"no price limit in {goal!r}")
+    limit = float(m.group(1))
+    for _ in range(95):
+        page = yield from look(full=True)
+        prices = [float(i.name[1:]) for i in page if re.fullmatch(r"\$[\d.]+", i.name)]
+        if prices and prices[0] < limit:
+            yield from click(page.first("button", "Buy"), "Buy button")
+            return None
+    raise stuck("the price never fell below the limit")
+
+
+def phone_book(goal: str) -> Play:
+    """Page through the contacts to the one named, then click the field asked for."""
+    m = re.search(r"Find (.+) in the contact book and click on their (\w+)", goal)
+    if m is None:
+        raise stuck(f"cannot read the contact from {goal!r}")
+    name, field = m.group(1), m.group(2).lower()
+    for _ in range(12):
+        page = yield from look(full=True)
+        if page.first("heading", name) is not None:
+            items = page.items
+            for label, value in itertools.pairwise(items):
+                if label.name.rstrip(":").lower() == field or (
+                        field == "number" and label.name.startswith("Phone")):
+                    yield from click(value, f"{field} of {name}")
+                    return None
+            raise stuck(f"{name}'s card shows no {field}")
+        yield from click(page.first("link", ">"), "next page link")
+    raise stuck(f"no contact named {name!r}")
+
+
+MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", "August",
+               "September", "October", "November", "December")
+
+
+def choose_date(goal: str) -> Play:
+    """Open the date picker, go back to the month with the picker's PageUp key (its Prev
+    control has no name in the outline, so no ref), click the day, submit."""
+    m = re.search(r"(\d\d)/(\d\d)/(\d{4})", goal)
+    if m is None:
+        raise stuck(f"no date in {goal!r}")
+    month, day, year = int(m.group(1)), int(m.group(2)), m.group(3)
+    title = f"{MONTH_NAMES[month - 1]} {year}"
+    page = yield from look()
+    field = page.first("textbox")
+    yield from click(field, "date field")
+    page = yield from look(full=True)
+    shown = next((i.name for i in page if re.fullmatch(r"[A-Z][a-z]+ \d{4}", i.name)), "")
+    if not shown:
+        raise stuck("the date picker did not open")
+    name, shown_year = shown.split()
+    back = (int(shown_year) - int(year)) * 12 + MONTH_NAMES.index(name) - (month - 1)
+    if field is None or back < 0:
+        raise stuck(f"the date picker shows {shown}, after {title}")
+    for _ in range(back):
+        yield from act("web_press_key", key="PageUp", ref=field.ref)
+    page = yield from look(full=True)
+    if page.first("text", title) is None:
+        raise stuck(f"the date picker does not show {title}")
+    yield from click(page.first("link", str(day)), f"day {day}")
+    page = yield from look()
+    yield from submit(page)
+    return None
+
+
+def form_sequence_3(goal: str) -> Play:
+    """"Choose 5ft 9in from the dropdown, then click the button labeled "Yes"." """
+    m = re.search(r"Choose (.+) from the dropdown", goal)
+    if m is None:
+        raise stuck(f"cannot read the choice from {goal!r}")
+    page = yield from look()
+    yield from click(page.first("text", "▾") or page.first("combobox"), "dropdown")
+    page = yield from look(full=True)
+    choices = [i.name for i in page.all(("listitem", "option"))]
+    if m.group(1) not in choices:
+        raise stuck(f"the dropdown has no choice {m.group(1)!r}")
+    # (an item below the open list's visible edge is refused as covered: see the report)
+    yield from click(page.first(("listitem", "option"), m.group(1)), f"choice {m.group(1)!r}")
+    page = yield from look()
+    if page.first("text", m.group(1)) is None:
+        raise stuck(f"the dropdown does not show {m.group(1)!r} chosen")
+    name = quoted(goal)
+    yield from click(page.first("button", name), f"button {name!r}")
+    return None
+
+
+POLICIES: dict[str, Policy] = {
+    "click-test": click_test,
+    "click-test-2": click_button_word,
+    "click-test-transfer": click_button_word,
+    "click-button-sequence": click_button_word,
+    "click-button": click_named("button"),
+    "click-link": click_named(("link", "text")),
+    "click-dialog": click_dialog,
+    "click-dialog-2": click_dialog,
+    "click-checkboxes": click_checkboxes,
+    "click-checkboxes-large": click_checkboxes,
+    "click-checkboxes-transfer": click_checkboxes,
+    "click-option": click_option,
+    "click-collapsible": click_collapsible,
+    "click-collapsible-nodelay": click_collapsible,
+    "click-collapsible-2": find_link_in_sections,
+    "click-collapsible-2-nodelay": find_link_in_sections,
+    "click-tab": click_tab,
+    "click-tab-2": find_link_in_sections,
+    "click-tab-2-easy": find_link_in_sections,
+    "click-tab-2-hard": find_link_in_sections,
+    "click-tab-2-medium": find_link_in_sections,
+    "click-widget": click_widget,
+    "choose-list": choose_list,
+    "click-scroll-list": choose_list,
+    "copy-paste": copy_paste,
+    "copy-paste-2": copy_paste,
+    "enter-text": enter_value,
+    "enter-text-2": enter_value,
+    "enter-text-dynamic": enter_value,
+    "enter-password": enter_password,
+    "enter-date": enter_date,
+    "enter-time": enter_time,
+    "login-user": login_user,
+    "login-user-popup": login_user,
+    "focus-text": focus_text,
+    "focus-text-2": focus_text,
+    "find-word": find_word,
+    "scroll-text": scroll_text,
+    "scroll-text-2": scroll_text_2,
+    "read-table": read_table,
+    "read-table-2": read_table_2,
+    "simple-arithmetic": simple_arithmetic,
+    "simple-algebra": simple_algebra,
+    "text-transform": text_transform,
+    "unicode-test": unicode_test,
+    "use-spinner": use_spinner,
+    "odd-or-even": odd_or_even,
+    "generate-number": generate_number,
+    "guess-number": guess_number,
+    "find-greatest": find_greatest,
+    "form-sequence-2": form_sequence_2,
+    "search-engine": search_engine,
+    "sign-agreement": sign_agreement,
+    "use-autocomplete": use_autocomplete,
+    "use-autocomplete-nodelay": use_autocomplete,
+    "click-menu": click_menu,
+    "buy-ticket": buy_ticket,
+    "multi-layouts": multi_layouts,
+    "multi-orderings": multi_layouts,
+    "stock-market": stock_market,
+    "phone-book": phone_book,
+    "choose-date": choose_date,
+    "choose-date-easy": choose_date,
+    "choose-date-medium": choose_date,
+    "choose-date-nodelay": choose_date,
+    "form-sequence-3": form_sequence_3,
+}
+"""The reference policy of each MiniWoB++ task (by task name)."""
+
+NO_REFERENCE_YET: dict[str, str] = {
+    name: "its reference policy is not written yet" for name in (
+        "book-flight", "book-flight-nodelay", "click-checkboxes-soft", "daily-calendar",
+        "terminal")
+}
+"""Expressible tasks whose reference fails today, and why (they stay in the suite)."""
+
+
+def _missing(task_id: str) -> Policy:
+    def play(goal: str) -> Play:
+        raise stuck(f"there is no reference policy for MiniWoB++ task {task_id!r}")
+        yield ("web_snapshot", {})  # pragma: no cover - makes this a generator
+
+    return play
+
+
+def reference_model(task: Task, text_actions: bool = False) -> PolicyChatModel:
+    """The reference for a MiniWoB++ task (its id is the MiniWoB++ task name)."""
+    return PolicyChatModel(policy=POLICIES.get(task.id) or _missing(task.id),
+                           text_actions=text_actions)

@@ -1,0 +1,223 @@
+"""The safety policy at the browser context's routing: every request of the context (pages,
+iframes, popups' first request, fetch/XHR, beacons, websockets) is judged by
+:func:`webrefs.safety.urls.judge_url` before it leaves; a top-level page that still ends up
+somewhere forbidden (a redirect, which Playwright's routing does not see; a ``blob:`` page) is
+replaced by ``about:blank``. Every refusal is logged in :attr:`NetworkGuard.blocked`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from playwright.async_api import BrowserContext, Frame, Page, Request, Route, WebSocketRoute
+from playwright.async_api import Error as PlaywrightError
+
+from ..safety.policy import SafetyPolicy
+from ..safety.urls import Verdict, host_to_resolve, judge_url, map_host, parse_resolver_rules
+
+__all__ = ["Blocked", "NetworkGuard"]
+
+_NO_WORKERS_JS = """(() => { try {
+  const c = globalThis.ServiceWorkerContainer;
+  if (c && c.prototype) Object.defineProperty(c.prototype, 'register', {
+    value: function () { return Promise.reject(new DOMException(
+      'Service workers are blocked by the safety policy', 'SecurityError')); },
+    configurable: false, writable: false });
+} catch (e) {} })();"""
+"""Refuses service worker registration in every frame (Playwright's ``service_workers=
+'block'`` does not stop it in every Chromium)."""
+
+RESOLVE_TIMEOUT_S = 3.0
+MAX_BLOCKED = 1000
+SAFE_PAGE = "about:blank"
+
+
+@dataclass(frozen=True)
+class Blocked:
+    """A request the policy refused."""
+
+    url: str
+    rule: str
+    reason: str
+    kind: str
+    """Resource type: ``document``, ``fetch``, ``ping``, ``websocket``, ..."""
+    navigation: bool
+    """A top-level page (the tab stayed where it was, or was sent to ``about:blank``)."""
+    tab: str | None
+    """The tab whose page sent it, when known."""
+    after: str = ""
+    """``redirect`` or ``commit`` when it was caught after the request left (Playwright's
+    routing does not see redirects); empty when it never left."""
+
+
+class NetworkGuard:
+    """Judges the requests of one browser context by a :class:`SafetyPolicy`."""
+
+    def __init__(self, policy: SafetyPolicy, args: Sequence[str] = (),
+                 tab_of: Callable[[Page], str | None] | None = None) -> None:
+        self.policy = policy
+        self.resolver_rules = parse_resolver_rules(args)
+        self.blocked: list[Blocked] = []
+        self._tab_of = tab_of or (lambda _page: None)
+        self._cache: dict[str, list[str]] = {}
+        self._pages: set[int] = set()
+        self._tasks: set[asyncio.Future[Any]] = set()
+
+    # -- judging ------------------------------------------------------------------------------
+    async def judge(self, url: str, *, top_level: bool) -> Verdict:
+        """The policy's verdict on ``url`` (resolving its host when the policy needs it)."""
+        policy = self.policy
+        host = host_to_resolve(url, policy)
+        addresses = await self._resolve(host) if host else None
+        return judge_url(url, policy, top_level=top_level, addresses=addresses)
+
+    async def _resolve(self, host: str) -> list[str]:
+        if host in self._cache:
+            return self._cache[host]
+        mapped = map_host(host, self.resolver_rules)
+        if mapped == "~NOTFOUND":
+            found: list[str] = []
+        elif mapped:
+            found = [mapped]
+        else:
+            try:
+                infos = await asyncio.wait_for(
+                    asyncio.get_running_loop().getaddrinfo(host, None), RESOLVE_TIMEOUT_S)
+                found = sorted({str(info[4][0]) for info in infos})
+            except (OSError, TimeoutError, UnicodeError):
+                found = []
+        if len(self._cache) > 1000:
+            self._cache.clear()
+        self._cache[host] = found
+        return found
+
+    def _note(self, url: str, verdict: Verdict, kind: str, navigation: bool,
+              page: Page | None, after: str = "") -> None:
+        tab = None
+        if page is not None:
+            with contextlib.suppress(Exception):
+                tab = self._tab_of(page)
+        if len(self.blocked) >= MAX_BLOCKED:
+            del self.blocked[: MAX_BLOCKED // 2]
+        self.blocked.append(Blocked(url[:2000], verdict.rule, verdict.reason, kind, navigation,
+                                    tab, after))
+
+    # -- installing ---------------------------------------------------------------------------
+    async def install(self, context: BrowserContext) -> None:
+        """Route every request and websocket of ``context`` through the policy."""
+        if self.policy.network_rules and self.policy.block_service_workers:
+            await context.add_init_script(script=_NO_WORKERS_JS)
+        await context.route("**/*", self._route)
+        await context.route_web_socket("**/*", self._websocket)
+        context.on("page", self.watch)
+        context.on("request", self._on_request)
+        for page in context.pages:
+            self.watch(page)
+
+    def watch(self, page: Page) -> None:
+        """Re-check the top-level page of ``page`` after each navigation it commits."""
+        if id(page) in self._pages:
+            return
+        self._pages.add(id(page))
+        page.on("framenavigated", self._on_navigated)
+        page.on("close", lambda p: self._pages.discard(id(p)))
+
+    # -- handlers -----------------------------------------------------------------------------
+    async def _route(self, route: Route) -> None:
+        request = route.request
+        try:
+            if not self.policy.network_rules:
+                await route.fallback()
+                return
+            top, page = _top_level(request)
+            verdict = await self.judge(request.url, top_level=top)
+            if verdict.allowed:
+                await route.fallback()
+                return
+            self._note(request.url, verdict, request.resource_type, top, page)
+            # "aborted" cancels a page's navigation without an error page: the tab stays
+            await route.abort("aborted" if top else "blockedbyclient")
+        except PlaywrightError:
+            pass  # the page or context went away meanwhile
+
+    async def _websocket(self, ws: WebSocketRoute) -> None:
+        try:
+            verdict = await self.judge(ws.url, top_level=False)
+            if verdict.allowed or not self.policy.network_rules:
+                ws.connect_to_server()
+                return
+            self._note(ws.url, verdict, "websocket", False, None)
+            await ws.close(code=1008, reason="blocked by the safety policy")
+        except PlaywrightError:
+            pass
+
+    def _on_request(self, request: Request) -> None:
+        """A redirect hop is not routed: judge it here, and stop a page that follows one."""
+        if request.redirected_from is None or not self.policy.network_rules:
+            return
+        top, page = _top_level(request)
+        self._spawn(self._check_redirect(request, top, page))
+
+    async def _check_redirect(self, request: Request, top: bool, page: Page | None) -> None:
+        verdict = await self.judge(request.url, top_level=top)
+        if verdict.allowed:
+            return
+        self._note(request.url, verdict, request.resource_type, top, page, after="redirect")
+        if top and page is not None:
+            with contextlib.suppress(PlaywrightError, TimeoutError):
+                await asyncio.wait_for(page.main_frame.evaluate("window.stop()"), 2.0)
+            await self._leave(page, verdict)
+
+    def _on_navigated(self, frame: Frame) -> None:
+        if frame.parent_frame is not None or not self.policy.enabled:
+            return
+        url = frame.url
+        if url.startswith(("about:", "chrome-error:")):
+            return
+        self._spawn(self._check_commit(frame.page, url))
+
+    async def _check_commit(self, page: Page, url: str) -> None:
+        verdict = await self.judge(url, top_level=True)
+        if verdict.allowed:
+            return
+        if not any(b.url == url[:2000] and b.after for b in self.blocked[-5:]):
+            self._note(url, verdict, "document", True, page, after="commit")
+        await self._leave(page, verdict)
+
+    async def _leave(self, page: Page, verdict: Verdict) -> None:
+        """Send a page that reached a forbidden URL to the safe page."""
+        if page.is_closed():
+            return
+        current = page.url
+        if current.startswith(("about:", "chrome-error:")):
+            return
+        check = await self.judge(current, top_level=True)
+        if check.allowed:
+            return  # the window.stop() kept the page where it was
+        with contextlib.suppress(PlaywrightError, TimeoutError):
+            await asyncio.wait_for(page.goto(SAFE_PAGE), 10.0)
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def settle(self, timeout_s: float = 3.0) -> None:
+        """Wait (bounded) for the re-checks under way (redirects, committed pages)."""
+        if self._tasks:
+            await asyncio.wait(list(self._tasks), timeout=timeout_s)
+
+
+def _top_level(request: Request) -> tuple[bool, Page | None]:
+    """Whether ``request`` loads a tab's top-level page, and that page (when known)."""
+    try:
+        frame = request.frame
+    except PlaywrightError:  # a service worker's request has no frame
+        return False, None
+    page = frame.page
+    return request.is_navigation_request() and frame.parent_frame is None, page
+

@@ -1,0 +1,217 @@
+"""Where webrefs' page-side code runs: a JavaScript world the page cannot reach.
+
+A page's own scripts can replace any built-in of its world (``JSON.stringify``,
+``Object.keys``, ``Array.prototype.push``, DOM getters). Code that webrefs runs in that world
+could be made to forge a snapshot or to lose its ref registry. So the extractor, the ref
+registry and the page reads that decide which element a ref names run in an *isolated world*
+of each frame: it shares the frame's DOM but none of the page's JavaScript objects.
+
+How: Playwright runs content-script selector engines (``selectors.register(...,
+content_script=True)``) in such a world, in every frame, out-of-process ones included. webrefs
+registers one engine per Playwright instance it starts (:func:`register_engine`); a call is a
+selector ``<engine>=<op>.<percent-encoded JSON>``:
+
+- ``x``: run the extractor with these options; the result is a detached ``<div>`` holding the
+  JSON text (the page never sees a detached node of another world), read back with
+  ``text_content``, which Playwright also runs outside the page's world;
+- ``v``: call a fixed function source ``(root, arg) => value`` (``root`` is the element the
+  call is made on, or ``null`` for the frame); the value comes back as JSON text;
+- ``e``: the same, returning an element (a ref's element) as a handle, or none.
+
+A :class:`World` made with ``engine=None`` runs the same code in the page's main world: that is
+the only choice for pages of a Playwright instance webrefs did not start (``Browser.wrap``),
+and such a page can tamper with it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import secrets
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
+
+from playwright.async_api import ElementHandle, Frame
+from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import TimeoutError as PlaywrightTimeoutError
+
+from .script import script_body
+
+if TYPE_CHECKING:
+    from playwright.async_api import Playwright
+
+__all__ = ["CLICK_PROBE", "ENGINE_NAME", "World", "click_responder_js", "engine_source",
+           "register_engine"]
+
+ENGINE_NAME = f"webrefs{secrets.token_hex(6)}"
+"""Name of the selector engine this process registers (one per Playwright instance)."""
+
+CLICK_PROBE = f"webrefs-click-{secrets.token_hex(6)}"
+"""Event the extractor sends an element to ask the page's world whether a script gave it a
+click handler (``el.onclick = fn`` is invisible from another world)."""
+
+_RESPONDER_JS = """(() => {
+  const name = %s;
+  addEventListener(name, (e) => {
+    const t = e.target;
+    if (t && typeof t.onclick === 'function') e.preventDefault();
+  }, true);
+})()"""
+
+
+def click_responder_js() -> str:
+    """A script for the page's own world, run before the page's scripts (an init script of the
+    contexts webrefs makes): it answers the extractor's click probe. A page can only make its
+    own elements look clickable with it, which ``cursor:pointer`` already allows."""
+    return _RESPONDER_JS % json.dumps(CLICK_PROBE)
+
+_ENGINE_JS = """(() => {
+  const extract = %s;
+  const compiled = new Map();
+  const box = (text) => {
+    const d = document.createElement('div'); d.textContent = text; return d;
+  };
+  const fnOf = (src) => {
+    let fn = compiled.get(src);
+    if (!fn) { fn = new Function('return (' + src + ')')(); compiled.set(src, fn); }
+    return fn;
+  };
+  return {
+    queryAll(root, body) {
+      const dot = body.indexOf('.');
+      const op = body.slice(0, dot);
+      const p = JSON.parse(decodeURIComponent(body.slice(dot + 1)));
+      if (op === 'x') return [box(extract(p))];
+      const out = fnOf(p.s)(root && root.nodeType === 1 ? root : null, p.a);
+      if (op === 'e') return out && out.nodeType === 1 ? [out] : [];
+      return [box(JSON.stringify(out === undefined ? null : out))];
+    },
+  };
+})()"""
+
+_MAIN_EXTRACT_CALL = (
+    "([k, o]) => { const f = window[k]; return typeof f === 'function' ? f(o) : null; }"
+)
+
+
+@lru_cache(maxsize=1)
+def engine_source() -> str:
+    """The selector engine's source: the extractor plus the ``v``/``e`` call dispatcher."""
+    return _ENGINE_JS % script_body()
+
+
+@lru_cache(maxsize=1)
+def _main_install_js() -> str:
+    """Main-world fallback: define the extractor once per document under a private name
+    (compiling 40 KB of source on every call costs about a millisecond), then run it."""
+    return (
+        "([k, o]) => { const f = " + script_body() + ";\n"
+        "try { Object.defineProperty(window, k, { value: f }); } catch (e) { /* taken */ }\n"
+        "return f(o); }"
+    )
+
+
+async def register_engine(playwright: Playwright) -> str | None:
+    """Register the engine on a Playwright instance webrefs started; its name, or ``None``
+    when Playwright refuses (then pages are read in their main world)."""
+    try:
+        await playwright.selectors.register(ENGINE_NAME, engine_source(), content_script=True)
+    except PlaywrightError as exc:
+        if "already registered" in str(exc):
+            return ENGINE_NAME
+        return None
+    return ENGINE_NAME
+
+
+def _selector(engine: str, op: str, payload: Any) -> str:
+    return f"{engine}={op}.{quote(json.dumps(payload, separators=(',', ':')), safe='')}"
+
+
+@dataclass(frozen=True)
+class World:
+    """Runs webrefs' page-side code in one browser's frames: isolated when ``engine`` is set.
+
+    Every method is bounded by ``timeout_s`` and raises the builtin :class:`TimeoutError`
+    past it; other failures are Playwright errors for the caller to translate.
+    """
+
+    engine: str | None
+    """The registered engine's name, or ``None`` for the page's main world."""
+
+    @property
+    def isolated(self) -> bool:
+        return self.engine is not None
+
+    async def extract(self, frame: Frame, opts: dict[str, Any], timeout_s: float) -> Any:
+        """The extractor's output (a JSON string) for one frame."""
+        if self.engine is None:
+            return await _bounded(self._main_extract(frame, opts), timeout_s)
+        locator = frame.locator(_selector(self.engine, "x", {**opts, "clickProbe": CLICK_PROBE}))
+        return await _bounded(locator.text_content(timeout=timeout_s * 1000), timeout_s)
+
+    async def _main_extract(self, frame: Frame, opts: dict[str, Any]) -> Any:
+        key = f"{opts.get('registryKey')}_extract"
+        out = await frame.evaluate(_MAIN_EXTRACT_CALL, [key, opts])
+        if out is None:
+            out = await frame.evaluate(_main_install_js(), [key, opts])
+        return out
+
+    async def value(
+        self, where: Frame | ElementHandle, source: str, arg: Any, timeout_s: float
+    ) -> Any:
+        """``(root, arg) => value`` run on ``where`` (a frame: root is null; an element: root
+        is that element); the value as JSON data."""
+        if self.engine is None:
+            script = f"(root, a) => ({source})(root, a)"
+            if isinstance(where, Frame):
+                return await _bounded(
+                    where.evaluate(f"(a) => ({source})(null, a)", arg), timeout_s)
+            return await _bounded(where.evaluate(script, arg), timeout_s)
+        selector = _selector(self.engine, "v", {"s": source, "a": arg})
+        if isinstance(where, Frame):
+            text = await _bounded(
+                where.locator(selector).text_content(timeout=timeout_s * 1000), timeout_s)
+        else:
+            text = await _bounded(_text_under(where, selector), timeout_s)
+        return json.loads(text) if isinstance(text, str) else None
+
+    async def element(
+        self, where: Frame | ElementHandle, source: str, arg: Any, timeout_s: float
+    ) -> ElementHandle | None:
+        """``(root, arg) => element | null`` run on ``where``; a handle of the element."""
+        if self.engine is None:
+            if isinstance(where, Frame):
+                handle = await _bounded(
+                    where.evaluate_handle(f"(a) => ({source})(null, a)", arg), timeout_s)
+            else:
+                handle = await _bounded(
+                    where.evaluate_handle(f"(root, a) => ({source})(root, a)", arg), timeout_s)
+            element: ElementHandle | None = handle.as_element()
+            if element is None:
+                with contextlib.suppress(PlaywrightError):
+                    await handle.dispose()
+            return element
+        selector = _selector(self.engine, "e", {"s": source, "a": arg})
+        found: ElementHandle | None = await _bounded(where.query_selector(selector), timeout_s)
+        return found
+
+
+async def _text_under(handle: ElementHandle, selector: str) -> str | None:
+    box = await handle.query_selector(selector)
+    if box is None:
+        return None
+    try:
+        return await box.text_content()
+    finally:
+        with contextlib.suppress(PlaywrightError):
+            await box.dispose()
+
+
+async def _bounded(awaitable: Any, timeout_s: float) -> Any:
+    try:
+        return await asyncio.wait_for(awaitable, timeout_s)
+    except PlaywrightTimeoutError:
+        raise TimeoutError from None
