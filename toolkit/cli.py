@@ -43,8 +43,10 @@ def _doctor(args: argparse.Namespace) -> int:
         return 1
     try:
         from .browser import Browser
+        from .safety import SafetyPolicy
 
-        with Browser.launch(executable_path=executable) as browser:
+        # the doctor's own data: page; no model is involved
+        with Browser.launch(executable_path=executable, safety=SafetyPolicy.off()) as browser:
             tab = browser.new_tab("data:text/html,<title>webrefs doctor</title><p>ok</p>")
             version = browser.version
             print(f"browser     starts: yes (version {version}, page title {tab.title!r})")
@@ -167,13 +169,17 @@ def _snapshot(args: argparse.Namespace) -> int:
         TargetError,
     )
     from .options import TabOptions
+    from .safety import SafetyPolicy
 
     url = normalize_url(args.url)
     if args.max_tokens < MIN_TOKENS:
         raise _CliError(f"--max-tokens {args.max_tokens} is too small for a snapshot; use "
                         f"at least {MIN_TOKENS} (the default is 3000)", 2)
     launch: dict[str, Any] = {
-        "tab_options": TabOptions(navigation_timeout_ms=max(args.timeout, 1) * 1000)}
+        "tab_options": TabOptions(navigation_timeout_ms=max(args.timeout, 1) * 1000),
+        # a person typed this URL (file: and data: included) and reads the result; the
+        # safety policy guards agents, not the command line
+        "safety": SafetyPolicy.off()}
     if args.viewport is not None:
         launch["viewport"] = args.viewport
     _progress(args, "starting the browser")
