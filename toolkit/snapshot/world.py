@@ -206,8 +206,18 @@ async def _text_under(handle: ElementHandle, selector: str) -> str | None:
     try:
         return await box.text_content()
     finally:
-        with contextlib.suppress(PlaywrightError):
-            await box.dispose()
+        # released in the background: the answer does not wait for one more round trip
+        _pending.add(task := asyncio.ensure_future(_dispose(box)))
+        task.add_done_callback(_pending.discard)
+
+
+_pending: set[asyncio.Future[None]] = set()
+"""Handle releases under way (kept referenced until done)."""
+
+
+async def _dispose(box: ElementHandle) -> None:
+    with contextlib.suppress(PlaywrightError):
+        await box.dispose()
 
 
 async def _bounded(awaitable: Any, timeout_s: float) -> Any:
