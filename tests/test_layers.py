@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers.parsing import parse_source
 from tests.helpers.paths import ROOT
 
 # The source folder of each package root, as the wheel lays it out.
@@ -70,7 +71,7 @@ class Module:
     is_package: bool
 
     def tree(self) -> ast.Module:
-        return ast.parse(self.path.read_text(encoding="utf-8"), str(self.path))
+        return parse_source(self.path.read_text(encoding="utf-8"), str(self.path))
 
 
 def modules() -> dict[str, Module]:
@@ -214,7 +215,7 @@ def test_the_rule_catches_a_violation() -> None:
 
     class Fake(Module):
         def tree(self) -> ast.Module:
-            return ast.parse(tree_source)
+            return parse_source(tree_source)
 
     found = imports_of(Fake(fake.name, fake.path, False), parsed)
     assert found == {"webrefs.session.tabcore", "webrefs.snapshot.refs"}

@@ -17,6 +17,7 @@ import pytest
 from webrefs import Browser, errors, prompts
 from webrefs.tools import TOOL_SPECS, WebTools
 
+from tests.helpers.parsing import parse_source
 from tests.helpers.paths import ROOT
 from tests.helpers.server import SiteServer
 
@@ -56,7 +57,7 @@ def model_facing_error_texts() -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     for folder in SOURCES:
         for path in sorted(folder.rglob("*.py")):
-            tree = ast.parse(path.read_text(encoding="utf-8"))
+            tree = parse_source(path.read_text(encoding="utf-8"))
             skip: set[int] = set()
             for fn in ast.walk(tree):
                 if isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef) and _host_only(fn):

@@ -11,6 +11,8 @@ from playwright.async_api import async_playwright
 from playwright.sync_api import sync_playwright
 from webrefs.session import launcher
 
+from tests.helpers.parsing import parse_source
+
 
 def playwright_says() -> str:
     """The Chromium path the installed Playwright reports (public API), for the current env."""
@@ -27,7 +29,7 @@ def _install(path: Path) -> Path:
 
 
 def test_launcher_uses_no_private_playwright_module() -> None:
-    tree = ast.parse(inspect.getsource(launcher))
+    tree = parse_source(inspect.getsource(launcher))
     imported = [
         node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
     ] + [alias.name for node in ast.walk(tree) if isinstance(node, ast.Import)
