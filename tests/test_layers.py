@@ -120,6 +120,8 @@ def imports_of(mod: Module, known: dict[str, Module]) -> set[str]:
 
 
 MODULES = modules()
+for _module in MODULES.values():  # parsed on import: see tests/helpers/parsing.py
+    _module.tree()
 GRAPH = {name: imports_of(mod, MODULES) for name, mod in MODULES.items()}
 
 
