@@ -131,3 +131,18 @@ def test_a_click_handler_set_from_script_is_seen_from_webrefs_world(
     ref = _ref(snap, "text", "Open the drawer")
     tools.call("web_click", {"ref": ref})
     assert "drawer open" in tools.call("web_get_text", {}).content
+
+
+def test_the_safety_rules_read_the_page_text_a_page_hides_from_its_own_world(
+        browser: Browser, site: SiteServer) -> None:
+    """The page text the sensitive-action rules read comes from webrefs' world, so replacing
+    ``innerText`` in the page's world does not hide a warning from them."""
+    tab = browser.new_tab()
+    try:
+        tab.goto(site.url("/hostile/masked-warning.html"))
+        ref = next(r for r, n in tab.snapshot().refs.items() if n.name == "OK")
+        result = tab.click(ref)
+        assert result.safety is not None
+        assert any("irreversible" in reason for reason in result.safety.reasons), result.safety
+    finally:
+        tab.close()

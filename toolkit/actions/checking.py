@@ -66,7 +66,7 @@ _CONTROL_JS = """
 
 
 async def _state(t: Target, world: World) -> dict[str, Any]:
-    state = await run_js(t.handle, _CONTROL_JS, "state", world=world)
+    state = await run_js(t.spot, _CONTROL_JS, "state", world=world)
     return dict(state) if isinstance(state, dict) else {"found": False}
 
 

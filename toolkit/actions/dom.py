@@ -12,9 +12,10 @@ from playwright.async_api import ElementHandle
 from playwright.async_api import Error as PlaywrightError
 
 from ..errors import ActionError, ActionTimeoutError, StaleRefError
-from ..snapshot.world import World
+from ..snapshot.world import Spot, World
 
-__all__ = ["CENTRE_SHOWN_JS", "EVAL_TIMEOUT_S", "hit_test", "inspect", "run_js"]
+__all__ = ["CENTRE_SHOWN_JS", "EVAL_TIMEOUT_S", "hit_test", "inspect", "inspect_for_pointer",
+           "run_js"]
 
 EVAL_TIMEOUT_S = 3.0
 """Longest wait for one of these reads."""
@@ -109,6 +110,15 @@ HIT_JS = """
 }
 """
 
+# Both reads a pointer action needs, in one round trip: the state, then (for an element that
+# is connected, visible and, when ``refuseDisabled``, enabled) the hit test under ``hit``.
+POINTER_JS = (
+    "(el, a) => { const info = (" + INSPECT_JS.strip() + ")(el);\n"
+    "  if (info.connected && info.visible && !(a.refuseDisabled && info.disabled))\n"
+    "    info.hit = (" + HIT_JS.strip() + ")(el);\n"
+    "  return info; }"
+)
+
 HIT_ELEMENT_JS = """
 (el) => {
   const r = el.getBoundingClientRect();
@@ -119,11 +129,11 @@ HIT_ELEMENT_JS = """
 """
 
 
-async def run_js(handle: ElementHandle, script: str, arg: Any = None,
+async def run_js(handle: ElementHandle | Spot, script: str, arg: Any = None,
                  timeout_s: float = EVAL_TIMEOUT_S, *, world: World) -> Any:
-    """Run ``script`` (``(el, arg) => JSON data``) on ``handle`` in ``world`` (webrefs' own,
-    so the page's replaced built-ins cannot garble the answer) with a timeout; a detached
-    element is a stale ref."""
+    """Run ``script`` (``(el, arg) => JSON data``) on ``handle`` (an element handle, or a
+    :class:`Spot`: one round trip) in ``world`` (webrefs' own, so the page's replaced
+    built-ins cannot garble the answer) with a timeout; a detached element is a stale ref."""
     try:
         return await world.value(handle, script, arg, timeout_s)
     except ValueError:
@@ -147,7 +157,7 @@ async def run_js(handle: ElementHandle, script: str, arg: Any = None,
         raise
 
 
-async def inspect(handle: ElementHandle, world: World) -> dict[str, Any]:
+async def inspect(handle: ElementHandle | Spot, world: World) -> dict[str, Any]:
     """Kind and state of the element (tag, type, role, disabled, editable, readonly, value)."""
     info = await run_js(handle, INSPECT_JS, world=world)
     if not isinstance(info, dict) or not info.get("connected"):
@@ -158,7 +168,21 @@ async def inspect(handle: ElementHandle, world: World) -> dict[str, Any]:
     return info
 
 
-async def hit_test(handle: ElementHandle, world: World, *,
+async def inspect_for_pointer(handle: ElementHandle | Spot, world: World, *,
+                              refuse_disabled: bool) -> dict[str, Any]:
+    """:func:`inspect` and a first hit test in one read: the state, and under ``"hit"`` the
+    hit test's answer (``{"covered": true, ...}`` when something else is on top; absent when
+    the element is not visible, or disabled and ``refuse_disabled``)."""
+    info = await run_js(handle, POINTER_JS, {"refuseDisabled": refuse_disabled}, world=world)
+    if not isinstance(info, dict) or not info.get("connected"):
+        raise StaleRefError(
+            "The element is no longer on the page.",
+            hint="Take a new snapshot and use a current ref.",
+        )
+    return info
+
+
+async def hit_test(handle: ElementHandle | Spot, world: World, *,
                    patience_s: float = 0.6) -> dict[str, Any] | None:
     """``None`` when a click at the element's centre reaches it; else what covers it (after
     retrying for ``patience_s``, so an overlay that is fading out is waited for), with the

@@ -34,7 +34,7 @@ async def upload(tab: TabCore, target: str, paths: str | Sequence[str]) -> Actio
     async def act(t: Target | None) -> Outcome:
         assert t is not None
         name = f"{t.ref} ({t.label})" if t.label else t.ref
-        info = await inspect(t.handle, tab.refs.world)
+        info = await inspect(t.spot, tab.refs.world)
         if info.get("disabled"):
             raise NotActionableError(f"Cannot upload to {name}: it is disabled.",
                                      reason="disabled")
@@ -60,7 +60,7 @@ async def upload(tab: TabCore, target: str, paths: str | Sequence[str]) -> Actio
         async def verify() -> None:
             if info.get("tag") != "input":
                 return
-            got = await run_js(t.handle, _FILES_JS, world=tab.refs.world)
+            got = await run_js(t.spot, _FILES_JS, world=tab.refs.world)
             outcome.readback["files"] = got
             if got is not None and sorted(got) != sorted(names):
                 raise VerificationError(

@@ -21,7 +21,7 @@ from .targets import Target
 if TYPE_CHECKING:
     from ..session.tabcore import TabCore
 
-__all__ = ["CLASSIFIED_ACTIONS", "judge_action"]
+__all__ = ["CLASSIFIED_ACTIONS", "judge_action", "read_page_text"]
 
 CLASSIFIED_ACTIONS = ("click", "check", "select", "press_key", "fill", "upload", "goto",
                       "evaluate")
@@ -30,22 +30,37 @@ PAGE_TEXT_CHARS = 20_000
 """How much of the page's visible text the text rules read."""
 _TOOL = {"goto": "web_navigate", "evaluate": "a script"}
 
-_PAGE_TEXT_JS = f"""() => {{ const b = document.body;
-  return b ? String(b.innerText || '').slice(0, {PAGE_TEXT_CHARS}) : ''; }}"""
+# run in webrefs' own world: a page that replaced ``innerText`` cannot hide its text from the
+# rules
+_PAGE_TEXT_JS = """(root, n) => { const b = document.body;
+  return b ? String(b.innerText || '').slice(0, n) : ''; }"""
+
+
+def read_page_text(tab: TabCore, action: str) -> asyncio.Task[str] | None:
+    """Start reading the page's visible text when the policy's text rules will need it for
+    ``action`` (so the read runs alongside finding the target); ``None`` when they won't."""
+    policy = tab.browser.safety
+    if (not policy.classifies or action not in TARGET_ACTIONS
+            or not any(r.on == "text" for r in policy.rules)):
+        return None
+    return asyncio.ensure_future(_page_text(tab))
 
 
 async def _page_text(tab: TabCore) -> str:
     try:
-        text = await asyncio.wait_for(tab.page.main_frame.evaluate(_PAGE_TEXT_JS), 2.0)
-    except (TimeoutError, PlaywrightError):
+        text = await tab.refs.world.value(tab.page.main_frame, _PAGE_TEXT_JS, PAGE_TEXT_CHARS,
+                                          2.0)
+    except (TimeoutError, PlaywrightError, ValueError):
         return ""
     return text if isinstance(text, str) else ""
 
 
 async def judge_action(tab: TabCore, action: str, target: object | None,
-                       resolved: Target | None, *, url: str | None = None) -> SafetyDecision | None:
+                       resolved: Target | None, *, url: str | None = None,
+                       page_text: asyncio.Task[str] | None = None) -> SafetyDecision | None:
     """The policy's decision on ``action`` (``None`` when it classifies nothing). Raises
-    :class:`ConsentError` (carrying the decision) when the action may not run."""
+    :class:`ConsentError` (carrying the decision) when the action may not run.
+    ``page_text``: the read :func:`read_page_text` started, if any."""
     policy = tab.browser.safety
     if not policy.classifies or action not in CLASSIFIED_ACTIONS:
         return None
@@ -53,7 +68,7 @@ async def judge_action(tab: TabCore, action: str, target: object | None,
     name = resolved.label if resolved is not None and resolved.label else ""
     text = ""
     if action in TARGET_ACTIONS and any(r.on == "text" for r in policy.rules):
-        text = await _page_text(tab)
+        text = await (page_text if page_text is not None else _page_text(tab))
     decision = classify(policy.rules, action=action, url=where, page_text=text,
                         target_name=name)
     gated = is_gated(policy)

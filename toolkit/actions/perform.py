@@ -29,7 +29,7 @@ from ..render.diff import diff_snapshots
 from ..safety.fence import clean_line
 from . import readiness
 from .dom import hit_test
-from .guarding import judge_action
+from .guarding import judge_action, read_page_text
 from .limits import clamp_ms
 from .targets import Target, resolve
 
@@ -65,7 +65,7 @@ def timeout_ms(tab: TabCore) -> int:
 
 async def covered_error(tab: TabCore, target: Target, doing: str) -> NotActionableError | None:
     """A ``covered`` error naming what covers the target (and its ref), or ``None``."""
-    info = await hit_test(target.handle, tab.refs.world)
+    info = await hit_test(target.spot, tab.refs.world)
     if info is None:
         return None
     what = f"<{info.get('tag', '?')}>"
@@ -154,12 +154,19 @@ async def perform(tab: TabCore, action: str, target: object | None, act: ActFn, 
         downloads_before = len(tab.downloads)
         resolved: Target | None
         ready: readiness.Readiness | None
-        if target is not None and wait:
-            # independent page round trips: find the element while the monitor is installed
-            resolved, ready = await _resolve_and_arm(tab, target)
-        else:
-            resolved = await resolve(tab, target) if target is not None else None
-            ready = await readiness.arm(tab) if wait else None
+        # independent page round trips: the page's text for the safety rules is read while
+        # the element is found and the monitor installed
+        page_text = read_page_text(tab, action)
+        try:
+            if target is not None and wait:
+                resolved, ready = await _resolve_and_arm(tab, target)
+            else:
+                resolved = await resolve(tab, target) if target is not None else None
+                ready = await readiness.arm(tab) if wait else None
+        except BaseException:
+            if page_text is not None:
+                page_text.cancel()
+            raise
         partial = ActionResult(
             action=action, target=str(target) if target is not None else None,
             ref=resolved.ref if resolved else None,
@@ -167,7 +174,8 @@ async def perform(tab: TabCore, action: str, target: object | None, act: ActFn, 
             url_before=url_before, url_after=url_before,
         )
         try:
-            decision = await judge_action(tab, action, target, resolved, url=url)
+            decision = await judge_action(tab, action, target, resolved, url=url,
+                                          page_text=page_text)
         except ConsentError as refusal:
             if ready:
                 ready.close()

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Literal
 
 from ..errors import InvalidArgumentError, NotActionableError
 from ..models import ActionResult
-from .dom import inspect
+from .dom import inspect_for_pointer
 from .perform import Outcome, covered_error, perform, timeout_ms
 from .targets import Target
 
@@ -24,7 +24,8 @@ def _name(target: Target) -> str:
 
 async def _ready_for_pointer(tab: TabCore, target: Target, verb: str, *,
                              refuse_disabled: bool) -> dict[str, object]:
-    info = await inspect(target.handle, tab.refs.world)
+    info = await inspect_for_pointer(target.spot, tab.refs.world,
+                                     refuse_disabled=refuse_disabled)
     if refuse_disabled and info.get("disabled"):
         raise NotActionableError(
             f"Cannot {verb} {_name(target)}: it is disabled.",
@@ -37,9 +38,13 @@ async def _ready_for_pointer(tab: TabCore, target: Target, verb: str, *,
             hint="Open the menu or section that contains it, then take a new snapshot.",
             reason="not_visible",
         )
-    covered = await covered_error(tab, target, f"{verb} {_name(target)}")
-    if covered is not None:
-        raise covered
+    first = info.get("hit")
+    if isinstance(first, dict) and first.get("covered"):
+        # something is on top at the first look: wait a little for it to go (a fading
+        # overlay), then name it
+        covered = await covered_error(tab, target, f"{verb} {_name(target)}")
+        if covered is not None:
+            raise covered
     return info
 
 

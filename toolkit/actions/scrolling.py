@@ -94,7 +94,7 @@ async def _reveal(tab: TabCore, t: Target, direction: str) -> bool:
     """Scroll ``t`` into view when its centre is hidden in ``direction`` (off screen, or
     clipped by a scrolling box it sits in); whether it had to. An element already passed
     (hidden the other way) is left alone, so its box keeps scrolling the way asked."""
-    return bool(await run_js(t.handle, _REVEAL_JS, direction, world=tab.refs.world))
+    return bool(await run_js(t.spot, _REVEAL_JS, direction, world=tab.refs.world))
 
 
 _POSITION_KEYS = {"x", "y", "width", "height", "maxX", "maxY", "isPage", "scrollable", "view",
@@ -104,7 +104,7 @@ _POSITION_KEYS = {"x", "y", "width", "height", "maxX", "maxY", "isPage", "scroll
 async def _run(tab: TabCore, t: Target | None, args: dict[str, Any]) -> dict[str, Any]:
     # In webrefs' own world (see webrefs.snapshot.world): a page that replaced its built-ins
     # cannot garble the positions read back.
-    where = t.handle if t is not None else tab.page.main_frame
+    where = t.spot if t is not None else tab.page.main_frame
     try:
         result = await tab.refs.world.value(where, _SCROLL_JS, args, EVAL_TIMEOUT_S)
     except TimeoutError:

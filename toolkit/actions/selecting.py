@@ -12,7 +12,7 @@ from playwright.async_api import ElementHandle
 
 from ..errors import InvalidArgumentError, NotActionableError, VerificationError
 from ..models import ActionResult
-from .dom import inspect, run_js
+from .dom import EVAL_TIMEOUT_S, inspect, run_js
 from .perform import Outcome, covered_error, perform, timeout_ms
 from .targets import Target
 
@@ -119,14 +119,14 @@ async def _select_native(tab: TabCore, t: Target, wanted: list[str], info: dict[
                          name: str) -> Outcome:
     if info.get("disabled"):
         raise NotActionableError(f"Cannot select in {name}: it is disabled.", reason="disabled")
-    options = await run_js(t.handle, _NATIVE_OPTIONS_JS, world=tab.refs.world)
+    options = await run_js(t.spot, _NATIVE_OPTIONS_JS, world=tab.refs.world)
     picked = match_options(wanted, options, multiple=bool(info.get("multiple")))
     await t.handle.select_option(index=picked, timeout=timeout_ms(tab))
     labels = [options[i]["label"] for i in picked]
     outcome = Outcome(f"Selected {', '.join(map(repr, labels))} in {name}.")
 
     async def verify() -> None:
-        now = await run_js(t.handle, _NATIVE_OPTIONS_JS, world=tab.refs.world)
+        now = await run_js(t.spot, _NATIVE_OPTIONS_JS, world=tab.refs.world)
         chosen = [o for o in now if o["selected"]]
         outcome.readback["selected"] = [o["label"] for o in chosen]
         outcome.readback["values"] = [o["value"] for o in chosen]
@@ -145,7 +145,7 @@ async def _custom_options(tab: TabCore, t: Target) -> list[dict[str, Any]]:
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout_ms(tab) / 1000
     while True:
-        options = await run_js(t.handle, _CUSTOM_OPTIONS_JS, None, world=tab.refs.world)
+        options = await run_js(t.spot, _CUSTOM_OPTIONS_JS, None, world=tab.refs.world)
         if options or loop.time() >= deadline:
             return list(options or [])
         await asyncio.sleep(0.05)
@@ -158,7 +158,7 @@ async def _select_custom(tab: TabCore, t: Target, wanted: list[str], info: dict[
     steps: list[str] = []
     chosen: list[str] = []
     for w in wanted:
-        options = await run_js(t.handle, _CUSTOM_OPTIONS_JS, None, world=tab.refs.world)
+        options = await run_js(t.spot, _CUSTOM_OPTIONS_JS, None, world=tab.refs.world)
         if not options and info.get("role") != "listbox":
             covered = await covered_error(tab, t, f"open {name}")
             if covered is not None:
@@ -173,7 +173,11 @@ async def _select_custom(tab: TabCore, t: Target, wanted: list[str], info: dict[
                 reason="not_select",
             )
         index = match_options([w], options, multiple=False)[0]
-        option = (await t.handle.evaluate_handle(_CUSTOM_OPTIONS_JS, index)).as_element()
+        try:
+            option = await tab.refs.world.element(t.handle, _CUSTOM_OPTIONS_JS, index,
+                                                  EVAL_TIMEOUT_S)
+        except TimeoutError:
+            option = None
         if not isinstance(option, ElementHandle):
             raise VerificationError(f"The option {w!r} disappeared before it could be clicked.")
         await option.click(timeout=timeout_ms(tab))
@@ -188,7 +192,7 @@ async def _select_custom(tab: TabCore, t: Target, wanted: list[str], info: dict[
 
     async def verify() -> None:
         try:
-            shown = await run_js(t.handle, _CUSTOM_READBACK_JS, world=tab.refs.world)
+            shown = await run_js(t.spot, _CUSTOM_READBACK_JS, world=tab.refs.world)
         except Exception:  # the widget may re-render itself
             shown = None
         outcome.readback["shown"] = shown
@@ -207,7 +211,7 @@ async def select(tab: TabCore, target: str, values: str | Sequence[str]) -> Acti
     async def act(t: Target | None) -> Outcome:
         assert t is not None
         name = f"{t.ref} ({t.label})" if t.label else t.ref
-        info = await inspect(t.handle, tab.refs.world)
+        info = await inspect(t.spot, tab.refs.world)
         if info.get("tag") == "select":
             return await _select_native(tab, t, wanted, info, name)
         if info.get("role") in ("combobox", "listbox") or (info.get("tag") == "input" and \

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from playwright.async_api import ElementHandle, Frame
 
@@ -21,7 +21,8 @@ from ..errors import (
     UnknownRefError,
     WebrefsError,
 )
-from ..snapshot.refs import parse_ref, resolve_ref
+from ..snapshot.refs import finder, parse_ref, resolve_ref
+from ..snapshot.world import Spot
 from .describe import choose
 
 if TYPE_CHECKING:
@@ -53,6 +54,16 @@ class Target:
     matched_by: Literal["ref", "description"]
     label: str = ""
     """Role and name of the element in the snapshot, when known."""
+    find: tuple[str, Any] | None = None
+    """How webrefs' world finds the element again by its ref (``None``: only by handle)."""
+
+    @property
+    def spot(self) -> Spot | ElementHandle:
+        """What reads of the element take: a :class:`Spot` (one round trip, found by ref
+        inside webrefs' world) when the finder is known, else the handle."""
+        if self.find is None:
+            return self.handle
+        return Spot(self.frame, self.handle, self.find)
 
 
 def classify(target: object) -> tuple[Literal["ref", "description"], str]:
@@ -110,7 +121,7 @@ async def resolve(tab: TabCore, target: object) -> Target:
             if err.snapshot is not None:
                 err.hint = "A new snapshot is attached; use a ref from it."
         raise
-    return Target(str(target), ref, frame, handle, kind, label)
+    return Target(str(target), ref, frame, handle, kind, label, finder(tab.refs, ref))
 
 
 async def _fresh_snapshot(tab: TabCore) -> object | None:

@@ -158,7 +158,7 @@ async def get_text(tab: TabCore, target: str | None = None,
         world = tab.refs.world
         if target is not None:
             t = await resolve(tab, target)
-            text = await run_js(t.handle, _VISIBLE_TEXT_JS, world=world)
+            text = await run_js(t.spot, _VISIBLE_TEXT_JS, world=world)
             ref, source = t.ref, "element"
         else:
             try:

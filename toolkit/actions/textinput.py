@@ -65,7 +65,7 @@ async def fill(tab: TabCore, target: str, value: str) -> ActionResult:
         # <secret>name</secret> is replaced here, on the page's host, and nowhere else
         text, used = (substitute(typed, policy, tab.page.url)
                       if policy.enabled and PLACEHOLDER.search(typed) else (typed, []))
-        info = await inspect(t.handle, tab.refs.world)
+        info = await inspect(t.spot, tab.refs.world)
         refuse_unless_editable(info, name)
         read_as = ""
         if info.get("tag") == "input" and info.get("type") in DATE_TYPES:
@@ -89,7 +89,7 @@ async def fill(tab: TabCore, target: str, value: str) -> ActionResult:
                           + (f" ({read_as})." if read_as else "."))
 
         async def verify() -> None:
-            now = (await inspect(t.handle, tab.refs.world)).get("value")
+            now = (await inspect(t.spot, tab.refs.world)).get("value")
             if masked:
                 outcome.readback["value"] = None
                 outcome.readback["filled"] = bool(now)

@@ -35,7 +35,8 @@ from .world import World
 if TYPE_CHECKING:
     from playwright.async_api import Page
 
-__all__ = ["MAX_TARGET_CHARS", "REGISTRY_KEY", "RefBook", "parse_ref", "resolve_ref", "split_ref"]
+__all__ = ["MAX_TARGET_CHARS", "REGISTRY_KEY", "RefBook", "finder", "parse_ref", "resolve_ref",
+           "split_ref"]
 
 REGISTRY_KEY = f"__webrefs_{secrets.token_hex(8)}"
 """Global name of the page-side registry in every document this process reads: random per
@@ -162,6 +163,13 @@ class RefBook:
 
     def frame_prefixes(self) -> list[str]:
         return sorted(self._frame_of)
+
+
+def finder(book: RefBook, ref: str) -> tuple[str, list[str]]:
+    """How webrefs' world finds the element of ``ref`` again (for :class:`~.world.Spot`):
+    the registry lookup :func:`resolve_ref` uses, as a function source and its argument."""
+    prefix, _ = split_ref(ref)
+    return _LOOKUP_JS, [book.registry_key, prefix, ref]
 
 
 async def resolve_ref(page: Page, book: RefBook, ref: str) -> tuple[Frame, ElementHandle]:

@@ -18,6 +18,11 @@ selector ``<engine>=<op>.<percent-encoded JSON>``:
   call is made on, or ``null`` for the frame); the value comes back as JSON text;
 - ``e``: the same, returning an element (a ref's element) as a handle, or none.
 
+A ``v`` call may carry a finder (``f``/``fa``: a function source and its argument) that the
+engine runs first to get ``root``: reads of an element named by ref (a :class:`Spot`) then
+take one round trip, frame-rooted, with the element found again inside the world by its ref
+(never through anything a page could copy), instead of three through a handle.
+
 A :class:`World` made with ``engine=None`` runs the same code in the page's main world: that is
 the only choice for pages of a Playwright instance webrefs did not start (``Browser.wrap``),
 and such a page can tamper with it.
@@ -38,12 +43,13 @@ from playwright.async_api import ElementHandle, Frame
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
+from ..errors import StaleRefError
 from .script import script_body
 
 if TYPE_CHECKING:
     from playwright.async_api import Playwright
 
-__all__ = ["CLICK_PROBE", "ENGINE_NAME", "World", "click_responder_js", "engine_source",
+__all__ = ["CLICK_PROBE", "ENGINE_NAME", "Spot", "World", "click_responder_js", "engine_source",
            "register_engine"]
 
 ENGINE_NAME = f"webrefs{secrets.token_hex(6)}"
@@ -68,8 +74,13 @@ def click_responder_js() -> str:
     own elements look clickable with it, which ``cursor:pointer`` already allows."""
     return _RESPONDER_JS % json.dumps(CLICK_PROBE)
 
+_GONE = "\u0000gone"
+"""What a finder-rooted read answers when the element is no longer there (not valid JSON, so
+no function's value can look like it)."""
+
 _ENGINE_JS = """(() => {
   const extract = %s;
+  const GONE = %s;
   const compiled = new Map();
   const box = (text) => {
     const d = document.createElement('div'); d.textContent = text; return d;
@@ -85,7 +96,12 @@ _ENGINE_JS = """(() => {
       const op = body.slice(0, dot);
       const p = JSON.parse(decodeURIComponent(body.slice(dot + 1)));
       if (op === 'x') return [box(extract(p))];
-      const out = fnOf(p.s)(root && root.nodeType === 1 ? root : null, p.a);
+      let at = root && root.nodeType === 1 ? root : null;
+      if (p.f) {
+        at = fnOf(p.f)(null, p.fa);
+        if (!at || at.nodeType !== 1) return [box(GONE)];
+      }
+      const out = fnOf(p.s)(at, p.a);
       if (op === 'e') return out && out.nodeType === 1 ? [out] : [];
       return [box(JSON.stringify(out === undefined ? null : out))];
     },
@@ -100,7 +116,7 @@ _MAIN_EXTRACT_CALL = (
 @lru_cache(maxsize=1)
 def engine_source() -> str:
     """The selector engine's source: the extractor plus the ``v``/``e`` call dispatcher."""
-    return _ENGINE_JS % script_body()
+    return _ENGINE_JS % (script_body(), json.dumps(_GONE))
 
 
 @lru_cache(maxsize=1)
@@ -128,6 +144,17 @@ async def register_engine(playwright: Playwright) -> str | None:
 
 def _selector(engine: str, op: str, payload: Any) -> str:
     return f"{engine}={op}.{quote(json.dumps(payload, separators=(',', ':')), safe='')}"
+
+
+@dataclass(frozen=True)
+class Spot:
+    """An element named by ref, as actions read it: its frame, a handle of it (for input and
+    for the page's-world fallback), and the finder that locates it again inside webrefs' world
+    (``find``: a ``(root, arg) => element | null`` source and its argument)."""
+
+    frame: Frame
+    handle: ElementHandle
+    find: tuple[str, Any]
 
 
 @dataclass(frozen=True)
@@ -160,10 +187,26 @@ class World:
         return out
 
     async def value(
-        self, where: Frame | ElementHandle, source: str, arg: Any, timeout_s: float
+        self, where: Frame | ElementHandle | Spot, source: str, arg: Any, timeout_s: float
     ) -> Any:
-        """``(root, arg) => value`` run on ``where`` (a frame: root is null; an element: root
-        is that element); the value as JSON data."""
+        """``(root, arg) => value`` run on ``where`` (a frame: root is null; an element or a
+        spot: root is that element); the value as JSON data. A spot whose element is gone
+        raises :class:`~webrefs.errors.StaleRefError`."""
+        if isinstance(where, Spot):
+            if self.engine is None:
+                where = where.handle
+            else:
+                find, find_arg = where.find
+                selector = _selector(self.engine, "v",
+                                     {"s": source, "a": arg, "f": find, "fa": find_arg})
+                text = await _bounded(
+                    where.frame.locator(selector).text_content(timeout=timeout_s * 1000),
+                    timeout_s)
+                if text == _GONE:
+                    raise StaleRefError(
+                        "The element is no longer on the page.",
+                        hint="Take a new snapshot and use a current ref.")
+                return json.loads(text) if isinstance(text, str) else None
         if self.engine is None:
             script = f"(root, a) => ({source})(root, a)"
             if isinstance(where, Frame):
@@ -179,9 +222,11 @@ class World:
         return json.loads(text) if isinstance(text, str) else None
 
     async def element(
-        self, where: Frame | ElementHandle, source: str, arg: Any, timeout_s: float
+        self, where: Frame | ElementHandle | Spot, source: str, arg: Any, timeout_s: float
     ) -> ElementHandle | None:
         """``(root, arg) => element | null`` run on ``where``; a handle of the element."""
+        if isinstance(where, Spot):
+            where = where.handle
         if self.engine is None:
             if isinstance(where, Frame):
                 handle = await _bounded(
