@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -28,14 +29,25 @@ async def snapshot(tab: TabCore, overrides: dict[str, Any]) -> Snapshot:
 
     async def run() -> Snapshot:
         # a page stuck in a script never answers the extractor: say so in seconds, not after
-        # the extractor's own long bound
-        if not await tab.responsive():
-            raise SnapshotError(
-                f"The page in tab {tab.id} is not responding (a script keeps its main thread "
-                "busy), so it cannot be read.",
-                hint="Navigate to another page or close the tab.",
-            )
-        return await take_snapshot(tab, overrides)
+        # the extractor's own long bound. The probe runs alongside the reading, which is not
+        # kept waiting for it.
+        reading = asyncio.ensure_future(take_snapshot(tab, overrides))
+        probe = asyncio.ensure_future(tab.responsive())
+        try:
+            await asyncio.wait({reading, probe}, return_when=asyncio.FIRST_COMPLETED)
+            if not reading.done() and not await probe:
+                raise SnapshotError(
+                    f"The page in tab {tab.id} is not responding (a script keeps its main "
+                    "thread busy), so it cannot be read.",
+                    hint="Navigate to another page or close the tab.",
+                )
+            return await reading
+        finally:
+            for task in (reading, probe):
+                if not task.done():
+                    task.cancel()
+            # collect what the cancelled or finished tasks raised, so nothing is left unread
+            await asyncio.gather(reading, probe, return_exceptions=True)
 
     return await tab.call("taking a snapshot", run)
 
