@@ -388,7 +388,23 @@ class BrowserCore:
             self._adopt(page, popup=False)
         self.adopt_context()
         task = asyncio.ensure_future(self.guard.install(self.context))
+        task.add_done_callback(self._guard_installed)
         self._guarding = task  # routing is in place before the first call's page round trip
+
+    def _guard_installed(self, task: asyncio.Future[None]) -> None:
+        """A guard install that failed because the context closed first is nothing to report
+        (the context has no pages left to guard); any other failure stays loud."""
+        if task.cancelled():
+            return
+        exc = task.exception()
+        if exc is None or self.dead:
+            return
+        if isinstance(exc, PlaywrightError) and "closed" in str(exc).lower():
+            return
+        task.get_loop().call_exception_handler({
+            "message": "webrefs could not install its safety policy on an adopted context",
+            "exception": exc,
+        })
 
     def adopt_context(self) -> None:
         """Track the context's pages (existing ones and popups) and its lifecycle events."""
