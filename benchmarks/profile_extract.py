@@ -1,0 +1,98 @@
+"""Where the extractor spends its time in the page: a sampling CPU profile of repeated
+extractions over corpus pages, self time per function of ``extractor.js`` and per DOM call.
+
+Shares of samples are what this reports, not milliseconds: they hold on a busy machine too,
+where wall-clock times do not. Use it to find what to make faster; use ``bench_extract.py``
+for the numbers against Playwright.
+
+    python benchmarks/profile_extract.py [--corpus DIR] [--step 6] [--runs 5] [--world isolated]
+
+Pages are served from a local route with every other request aborted, as in
+``bench_extract.py``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from collections import Counter
+from pathlib import Path
+
+from playwright.async_api import async_playwright
+from webrefs.session.launcher import chromium_args, find_chromium
+from webrefs.snapshot.extract import extract_page
+from webrefs.snapshot.refs import RefBook
+from webrefs.snapshot.world import World, register_engine
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_extract import ORIGIN, REPO, _serve_only
+
+_NOT_WORK = {"(idle)", "(program)"}
+
+
+async def profile(corpus: Path, step: int, runs: int, world_kind: str) -> Counter[str]:
+    """Self samples per function over every ``step``-th corpus page, ``runs`` extractions
+    each (after one warm-up)."""
+    files = [line.split("\t")[0] for line in (corpus / "INDEX.tsv").read_text().splitlines()[1:]
+             if line.strip()][::step]
+    hits: Counter[str] = Counter()
+    async with async_playwright() as pw:
+        world = World(await register_engine(pw) if world_kind == "isolated" else None)
+        browser = await pw.chromium.launch(executable_path=find_chromium(), args=chromium_args())
+        context = await browser.new_context(viewport={"width": 1280, "height": 720})
+        for name in files:
+            page = await context.new_page()
+            url = f"{ORIGIN}/{name}"
+            await page.route("**/*", _serve_only(url, (corpus / name).read_bytes()))
+            try:
+                await page.goto(url, wait_until="load", timeout=20000)
+            except Exception as exc:  # reported, the page is left out
+                print(f"{name}: not loaded ({str(exc).splitlines()[0][:80]})", file=sys.stderr)
+                await page.close()
+                continue
+            book = RefBook(world)
+            await extract_page(page, book)
+            cdp = await context.new_cdp_session(page)
+            await cdp.send("Profiler.enable")
+            await cdp.send("Profiler.setSamplingInterval", {"interval": 100})
+            await cdp.send("Profiler.start")
+            for _ in range(runs):
+                await extract_page(page, book)
+            data = (await cdp.send("Profiler.stop"))["profile"]
+            for node in data["nodes"]:
+                frame = node["callFrame"]
+                fn = frame["functionName"] or "(anonymous)"
+                native = frame["lineNumber"] < 0 and fn not in _NOT_WORK and not fn.startswith("(")
+                hits[f"{fn} (DOM)" if native else fn] += node.get("hitCount", 0)
+            await cdp.detach()
+            await page.close()
+        await browser.close()
+    return hits
+
+
+def report(hits: Counter[str], top: int) -> str:
+    work = {k: v for k, v in hits.items() if k not in _NOT_WORK}
+    total = sum(work.values()) or 1
+    lines = [f"{sum(work.values())} samples of work (idle and program time left out)", "",
+             "| share | function |", "|---:|---|"]
+    for fn, n in sorted(work.items(), key=lambda kv: -kv[1])[:top]:
+        lines.append(f"| {100 * n / total:.1f}% | {fn} |")
+    dom = sum(v for k, v in work.items() if k.endswith("(DOM)"))
+    lines += ["", f"DOM and style calls: {100 * dom / total:.1f}% of the work."]
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--corpus", type=Path, default=REPO.parent / "shared" / "corpus")
+    parser.add_argument("--step", type=int, default=6, help="every N-th page of the corpus")
+    parser.add_argument("--runs", type=int, default=5, help="profiled extractions per page")
+    parser.add_argument("--world", choices=("isolated", "main"), default="isolated")
+    parser.add_argument("--top", type=int, default=40)
+    args = parser.parse_args()
+    print(report(asyncio.run(profile(args.corpus, args.step, args.runs, args.world)), args.top))
+
+
+if __name__ == "__main__":
+    main()
