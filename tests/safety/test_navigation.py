@@ -1,8 +1,7 @@
 """The navigation and network policy through the tool layer (what a model calls): schemes,
 domains, user-info and look-alike hosts, odd address spellings, private names, and every way a
 page leaves on its own. The browser sits behind the recording proxy; a blocked request must
-never reach it (the redirect hop, which Playwright's routing cannot see, is re-checked
-instead: the page is never shown)."""
+never reach it, a redirect hop included (more hops in ``test_redirects.py``)."""
 
 from __future__ import annotations
 
@@ -121,8 +120,9 @@ def test_page_initiated_navigation_to_a_blocked_origin_never_leaves(
         assert "safety policy blocks" in out.content, out.content
 
 
-def test_redirect_out_of_the_allowlist_is_stopped(make_tools: Make, site: SiteServer,
-                                                  other_site: SiteServer, token: str) -> None:
+def test_redirect_out_of_the_allowlist_is_stopped_before_the_hop(
+        make_tools: Make, site: SiteServer, other_site: SiteServer, proxy: RecordingProxy,
+        token: str) -> None:
     tools = make_tools(_allow_only(site))
     target = other_site.url(f"/safety/target.html?{token}")
     out = tools.run("web_navigate", {"url": site.url(f"/__redirect?to={target}")})
@@ -132,10 +132,13 @@ def test_redirect_out_of_the_allowlist_is_stopped(make_tools: Make, site: SiteSe
     assert CANARY not in tools.run("web_snapshot", {}).content
     # the same through a link on the page
     refs = _open_nav(tools, site, target)
-    tools.run("web_click", {"ref": refs["Redirect link"]})
+    out = tools.run("web_click", {"ref": refs["Redirect link"]})
     time.sleep(0.3)
-    assert not tools.current_tab().url.startswith(other_site.origin)
+    assert "safety policy blocks" in out.content, out.content
+    assert tools.current_tab().url.startswith(site.url("/safety/nav.html"))
     assert CANARY not in tools.run("web_snapshot", {}).content
+    # neither hop reached the blocked server
+    assert [s for s in proxy.seen if s.port == other_site.port and token in s.target] == []
 
 
 def test_a_page_never_stays_on_a_top_level_blob_page(make_tools: Make,

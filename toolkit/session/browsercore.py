@@ -83,6 +83,8 @@ Ownership = Literal["launched", "connected", "wrapped", "context"]
 MAX_REQUESTS = 5000
 """Requests kept in :attr:`BrowserCore.requests` (the oldest are dropped past this)."""
 MAX_POST_DATA = 64 * 1024
+GUARD_WAIT_S = 15.0
+"""Longest a call on a wrapped context waits for its guard to be installed."""
 
 # A deterministic Math.random (mulberry32) for pages of a seeded context.
 _SEED_JS = """(() => { let a = %d >>> 0;
@@ -389,7 +391,15 @@ class BrowserCore:
         self.adopt_context()
         task = asyncio.ensure_future(self.guard.install(self.context))
         task.add_done_callback(self._guard_installed)
-        self._guarding = task  # routing is in place before the first call's page round trip
+        self._guarding = task  # every tab call waits for it (guarded)
+
+    async def guarded(self) -> None:
+        """Wait (bounded) until the guard of a wrapped context is in place: Chromium's
+        interception of redirect hops must be on before a call's first request starts."""
+        task = self._guarding
+        if task is not None and not task.done():
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(asyncio.shield(task), GUARD_WAIT_S)
 
     def _guard_installed(self, task: asyncio.Future[None]) -> None:
         """A guard install that failed because the context closed first is nothing to report

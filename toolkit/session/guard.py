@@ -1,8 +1,12 @@
-"""The safety policy at the browser context's routing: every request of the context (pages,
-iframes, popups' first request, fetch/XHR, beacons, websockets) is judged by
-:func:`webrefs.safety.urls.judge_url` before it leaves; a top-level page that still ends up
-somewhere forbidden (a redirect, which Playwright's routing does not see; a ``blob:`` page) is
-replaced by ``about:blank``. Every refusal is logged in :attr:`NetworkGuard.blocked`.
+"""The safety policy at the browser context: every request of the context (pages, iframes,
+popups' first request, fetch/XHR, beacons, websockets) is judged by
+:func:`webrefs.safety.urls.judge_url` before it leaves, at two places that both hold it:
+Playwright's routing of the context (first requests and websockets) and Chromium's own
+interception at the browser target (:mod:`webrefs.session.hops`), which also pauses every
+redirect hop, so a hop to a forbidden URL is failed before it is sent. A top-level page that
+still ends up somewhere forbidden (a ``blob:`` page; a hop the interception could not hold
+because it could not be set up for this browser) is replaced by ``about:blank``. Every
+refusal is logged in :attr:`NetworkGuard.blocked`.
 """
 
 from __future__ import annotations
@@ -13,11 +17,20 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from playwright.async_api import BrowserContext, Frame, Page, Request, Route, WebSocketRoute
+from playwright.async_api import (
+    BrowserContext,
+    CDPSession,
+    Frame,
+    Page,
+    Request,
+    Route,
+    WebSocketRoute,
+)
 from playwright.async_api import Error as PlaywrightError
 
 from ..safety.policy import SafetyPolicy
 from ..safety.urls import Verdict, host_to_resolve, judge_url, map_host, parse_resolver_rules
+from .hops import HopStopper, stopper_for
 
 __all__ = ["Blocked", "NetworkGuard"]
 
@@ -32,6 +45,7 @@ _NO_WORKERS_JS = """(() => { try {
 'block'`` does not stop it in every Chromium)."""
 
 RESOLVE_TIMEOUT_S = 3.0
+ATTACH_TIMEOUT_S = 5.0
 MAX_BLOCKED = 1000
 SAFE_PAGE = "about:blank"
 
@@ -50,8 +64,9 @@ class Blocked:
     tab: str | None
     """The tab whose page sent it, when known."""
     after: str = ""
-    """``redirect`` or ``commit`` when it was caught after the request left (Playwright's
-    routing does not see redirects); empty when it never left."""
+    """Empty when it never left (routing or Chromium's interception held it: redirect hops
+    included); ``redirect`` or ``commit`` when it was caught after it left (a redirect hop
+    when the interception could not be set up; a page that committed)."""
 
 
 class NetworkGuard:
@@ -66,6 +81,19 @@ class NetworkGuard:
         self._cache: dict[str, list[str]] = {}
         self._pages: set[int] = set()
         self._tasks: set[asyncio.Future[Any]] = set()
+        self.context_id: str | None = None
+        """The DevTools id of the guarded context, once a page of it told it."""
+        self.stopper: HopStopper | None = None
+        """Chromium's interception this guard is registered with (``None``: routing alone,
+        redirect hops re-checked after they left)."""
+        self._sessions: dict[int, CDPSession] = {}
+        self._attaching: dict[int, asyncio.Future[None]] = {}
+        self._target_pages: dict[str, Page] = {}
+
+    @property
+    def judging(self) -> bool:
+        """Whether the policy has network rules on (requests are judged at all)."""
+        return self.policy.network_rules
 
     # -- judging ------------------------------------------------------------------------------
     async def judge(self, url: str, *, top_level: bool) -> Verdict:
@@ -117,6 +145,72 @@ class NetworkGuard:
         context.on("request", self._on_request)
         for page in context.pages:
             self.watch(page)
+        await self._intercept(context)
+
+    async def _intercept(self, context: BrowserContext) -> None:
+        """Register with Chromium's interception of this context's browser (all targets)."""
+        browser = context.browser
+        if browser is None:
+            return
+        with contextlib.suppress(PlaywrightError, TimeoutError):
+            for page in context.pages[:1]:  # learn the context's id before any page request
+                await self._attach(page)
+        try:
+            stopper = await stopper_for(browser)
+            await stopper.register(self)
+        except (PlaywrightError, TimeoutError):
+            return  # routing alone; redirect hops are re-checked after they left
+        self.stopper = stopper
+        context.on("close", lambda _c: self._spawn(stopper.unregister(self)))
+
+    async def _attach(self, page: Page) -> None:
+        """A DevTools session on ``page`` (once): its target and context ids, its frames."""
+        attaching = self._attaching.get(id(page))
+        if attaching is None:
+            attaching = asyncio.ensure_future(self._open_session(page))
+            self._attaching[id(page)] = attaching
+        await asyncio.shield(attaching)
+
+    async def _open_session(self, page: Page) -> None:
+        session = await asyncio.wait_for(page.context.new_cdp_session(page), ATTACH_TIMEOUT_S)
+        got = await asyncio.wait_for(session.send("Target.getTargetInfo"), ATTACH_TIMEOUT_S)
+        info = got.get("targetInfo") or {}
+        if isinstance(info.get("browserContextId"), str):
+            self.context_id = info["browserContextId"]
+        target = info.get("targetId")
+        if isinstance(target, str):
+            self._target_pages[target] = page
+        if not page.is_closed():
+            self._sessions[id(page)] = session
+
+    async def _attach_quietly(self, page: Page) -> None:
+        with contextlib.suppress(PlaywrightError, TimeoutError):
+            await self._attach(page)
+
+    async def frame_ids(self) -> set[str]:
+        """Frame ids of this context's pages (from each page's frame tree)."""
+        found: set[str] = set()
+        for key, session in list(self._sessions.items()):
+            try:
+                tree = await asyncio.wait_for(session.send("Page.getFrameTree"),
+                                              ATTACH_TIMEOUT_S)
+            except (PlaywrightError, TimeoutError):
+                self._sessions.pop(key, None)  # the page is gone
+                continue
+            todo = [tree.get("frameTree") or {}]
+            while todo:
+                node = todo.pop()
+                frame_id = (node.get("frame") or {}).get("id")
+                if isinstance(frame_id, str):
+                    found.add(frame_id)
+                todo.extend(node.get("childFrames") or [])
+        return found
+
+    def hop_refused(self, url: str, verdict: Verdict, kind: str, navigation: bool,
+                    target_id: str | None) -> None:
+        """Log a request Chromium's interception failed before it was sent."""
+        page = self._target_pages.get(target_id) if target_id else None
+        self._note(url, verdict, kind, navigation, page)
 
     def watch(self, page: Page) -> None:
         """Re-check the top-level page of ``page`` after each navigation it commits."""
@@ -124,7 +218,16 @@ class NetworkGuard:
             return
         self._pages.add(id(page))
         page.on("framenavigated", self._on_navigated)
-        page.on("close", lambda p: self._pages.discard(id(p)))
+        page.on("close", self._on_close)
+        self._spawn(self._attach_quietly(page))
+
+    def _on_close(self, page: Page) -> None:
+        self._pages.discard(id(page))
+        self._sessions.pop(id(page), None)
+        self._attaching.pop(id(page), None)
+        for target, known in list(self._target_pages.items()):
+            if known is page:
+                del self._target_pages[target]
 
     # -- handlers -----------------------------------------------------------------------------
     async def _route(self, route: Route) -> None:
@@ -156,8 +259,10 @@ class NetworkGuard:
             pass
 
     def _on_request(self, request: Request) -> None:
-        """A redirect hop is not routed: judge it here, and stop a page that follows one."""
-        if request.redirected_from is None or not self.policy.network_rules:
+        """A redirect hop is not routed: when Chromium's interception is not there to hold it,
+        judge it here (after it left), and stop a page that follows one."""
+        if (self.stopper is not None or request.redirected_from is None
+                or not self.policy.network_rules):
             return
         top, page = _top_level(request)
         self._spawn(self._check_redirect(request, top, page))

@@ -80,6 +80,9 @@ class TabHost(Protocol):
     async def activate(self, core: TabCore) -> None:
         """Make ``core`` the active tab."""
 
+    async def guarded(self) -> None:
+        """Wait (bounded) until the context's safety guard is in place."""
+
 
 class TabCore:
     """Async state of one tab. Only touched on the Browser's loop."""
@@ -236,6 +239,7 @@ class TabCore:
             async with asyncio.timeout(bound):
                 async with self.lock:
                     self._check_usable()
+                    await self.browser.guarded()
                     if self.crashed:
                         await self._recover_from_crash()
                     try:
