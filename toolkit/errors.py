@@ -276,7 +276,8 @@ class ActionError(WebrefsError):
 
 class NotActionableError(ActionError):
     """``reason`` is one of: covered, disabled, readonly, not_editable, not_select,
-    not_checkable, not_visible, detached, not_scrollable, not_file_input."""
+    not_checkable, not_visible, detached, not_scrollable, not_file_input, not_a_control (a
+    click on a line that is no control, to which the page did not react)."""
 
     code = "not_actionable"
 

@@ -90,6 +90,9 @@ class Node(_Model):
     font_size: float = Field(16.0, alias="fontSize")
     clickable: bool = False
     """Clickable by cursor:pointer or an inline click handler, with no interactive role."""
+    hint: str = ""
+    """For a control with no name: what it may be (a description, title, icon class or image
+    file name, id or name attribute). A guess, never its name."""
     frame: FrameInfo | None = None
     """Set on iframe nodes; their children are the frame's document."""
     children: list[Node] = Field(default_factory=list)

@@ -52,6 +52,8 @@ class Outcome:
     readback: dict[str, Any] = field(default_factory=dict)
     verify: Callable[[], Awaitable[None]] | None = None
     """Runs after the readiness wait (may update ``message``/``readback`` or raise)."""
+    settled: readiness.ReadyReport | None = None
+    """What the readiness wait saw, set before ``verify`` runs (``None`` without a wait)."""
 
 
 ActFn = Callable[[Target | None], Awaitable[Outcome]]
@@ -236,6 +238,7 @@ async def perform(tab: TabCore, action: str, target: object | None, act: ActFn, 
             "readback": outcome.readback,
         })
         if outcome.verify is not None:
+            outcome.settled = report
             try:
                 await outcome.verify()
             except ActionError as err:

@@ -1,11 +1,15 @@
-"""click and hover: trusted mouse input on the element a ref points at."""
+"""click and hover: trusted mouse input on the element a ref points at.
+
+A click on a line the snapshot does not show as a control (a text, heading or cell a content
+snapshot gave a ref) is not a silent success: when the page shows no reaction (no change to
+the document, no navigation, dialog or new tab), the click fails with ``not_a_control``."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Literal
 
 from ..errors import InvalidArgumentError, NotActionableError
-from ..models import ActionResult
+from ..models import ActionResult, Node
 from .dom import inspect_for_pointer
 from .perform import Outcome, covered_error, perform, timeout_ms
 from .targets import Target
@@ -20,6 +24,32 @@ _BUTTONS = ("left", "right", "middle")
 
 def _name(target: Target) -> str:
     return f"{target.ref} ({target.label})" if target.label else target.ref
+
+
+def _snapshot_node(tab: TabCore, ref: str) -> Node | None:
+    """The node of ``ref`` in the tab's latest snapshot, if that snapshot has it."""
+    snap = tab.last_snapshot
+    if snap is None or snap.source is None:
+        return None
+    stack = [snap.source.tree.root]
+    while stack:
+        node = stack.pop()
+        if node.ref == ref:
+            return node
+        stack.extend(node.children)
+    return None
+
+
+def _not_a_control(tab: TabCore, target: Target, verb: str) -> NotActionableError:
+    node = _snapshot_node(tab, target.ref)
+    what = (node.role or "text") if node is not None else "content"
+    return NotActionableError(
+        f"{verb.capitalize()}ed {_name(target)}, but the page did not react: that line is "
+        f"{what}, not a control, and a click on it reached no button or link.",
+        hint="Click a control instead: a line with a role such as button, link or text with "
+        "a ref of its own in a web_snapshot (controls inside a row have their own refs).",
+        reason="not_a_control",
+    )
 
 
 async def _ready_for_pointer(tab: TabCore, target: Target, verb: str, *,
@@ -59,11 +89,26 @@ async def click(tab: TabCore, target: str, *, button: str = "left",
     async def act(t: Target | None) -> Outcome:
         assert t is not None
         await _ready_for_pointer(tab, t, verb, refuse_disabled=True)
+        node = _snapshot_node(tab, t.ref)
+        content = node is not None and not node.interactive
+        url, opened, dialogs = tab.page.url, len(tab.browser.opened_log), len(tab.dialog_log)
         await t.handle.click(button=mouse, click_count=2 if double else 1,
                              timeout=timeout_ms(tab))
         how = " (found by description)" if t.matched_by == "description" else ""
-        return Outcome(f"Clicked {_name(t)}{how}." if verb == "click"
-                       else f"{verb.capitalize()}ed {_name(t)}{how}.")
+        outcome = Outcome(f"Clicked {_name(t)}{how}." if verb == "click"
+                          else f"{verb.capitalize()}ed {_name(t)}{how}.")
+
+        async def verify() -> None:
+            seen = outcome.settled
+            if seen is None or seen.mutations or seen.navigated or tab.page.url != url:
+                return
+            if len(tab.browser.opened_log) > opened or len(tab.dialog_log) > dialogs:
+                return
+            raise _not_a_control(tab, t, verb)
+
+        if content and button == "left":
+            outcome.verify = verify
+        return outcome
 
     return await perform(tab, "click", target, act, doing=f"{verb}ing {str(target)[:60]}")
 

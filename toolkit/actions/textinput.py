@@ -1,15 +1,20 @@
 """fill: replace the text of an input, textarea or contenteditable with trusted typing input
-(frameworks such as React see it), then read the value back."""
+(frameworks such as React see it), then read the value back.
+
+A slider or spinbutton takes a number: a native range input gets the value set with the
+``input`` and ``change`` events a drag sends; an ARIA slider or spinbutton is moved with the
+arrow keys (trusted key presses) until its ``aria-valuenow`` is the number, or as close as it
+goes."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..errors import NotActionableError, VerificationError
+from ..errors import InvalidArgumentError, NotActionableError, VerificationError
 from ..models import ActionResult
 from ..safety.secrets import PLACEHOLDER, redact, secrets_for, substitute
 from .dates import DATE_TYPES, to_field_value
-from .dom import inspect
+from .dom import inspect, run_js
 from .limits import check_value
 from .perform import Outcome, perform, timeout_ms
 from .targets import Target
@@ -18,6 +23,90 @@ if TYPE_CHECKING:
     from ..session.tabcore import TabCore
 
 __all__ = ["fill", "refuse_unless_editable"]
+
+MAX_KEY_STEPS = 200
+"""Most arrow-key presses one fill of an ARIA slider or spinbutton makes."""
+
+_RANGE_JS = """(el, set) => {
+  const native = el.localName === 'input';
+  if (set !== null && native) {
+    Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set.call(el, set);
+    el.dispatchEvent(new Event('input', {bubbles: true}));
+    el.dispatchEvent(new Event('change', {bubbles: true}));
+  }
+  const num = (v) => (v === null || v === '' || isNaN(+v) ? null : +v);
+  if (native) return {now: num(el.value), min: num(el.min) ?? 0, max: num(el.max) ?? 100};
+  return {now: num(el.getAttribute('aria-valuenow')), min: num(el.getAttribute('aria-valuemin')),
+          max: num(el.getAttribute('aria-valuemax'))};
+}"""
+
+
+def _is_range(info: dict[str, Any]) -> bool:
+    if info.get("tag") == "input" and info.get("type") == "range":
+        return True
+    return info.get("role") in ("slider", "spinbutton") and not info.get("editable")
+
+
+def _number(text: str, name: str) -> float:
+    try:
+        goal = float(text.strip())
+    except ValueError:
+        goal = float("nan")
+    if goal != goal or goal in (float("inf"), float("-inf")):
+        raise InvalidArgumentError(
+            f"{name} is a slider or spinbutton: web_fill on it takes a number, got "
+            f"{_shown(text)}.",
+            hint="Pass the value as a number within the min and max the snapshot shows.",
+        )
+    return goal
+
+
+def _fmt(v: object) -> str:
+    if not isinstance(v, (int, float)):
+        return "nothing"
+    return str(int(v)) if v == int(v) else str(v)
+
+
+async def _set_range(tab: TabCore, t: Target, name: str, text: str,
+                     info: dict[str, Any]) -> Outcome:
+    """Move a slider or spinbutton to the number ``text`` (as close as it goes)."""
+    goal = _number(text, name)
+    if info.get("disabled") or info.get("ariaDisabled"):
+        raise NotActionableError(f"Cannot set {name}: it is disabled.",
+                                 hint="Something else on the page must enable it first.",
+                                 reason="disabled")
+    world = tab.refs.world
+    start: dict[str, Any] = await run_js(t.spot, _RANGE_JS, None, world=world)
+    state = start
+    if info.get("tag") == "input":
+        state = await run_js(t.spot, _RANGE_JS, _fmt(goal), world=world)
+    else:
+        up, down = (("ArrowUp", "ArrowDown") if info.get("role") == "spinbutton"
+                    else ("ArrowRight", "ArrowLeft"))
+        for _ in range(MAX_KEY_STEPS):
+            now = state.get("now")
+            if not isinstance(now, (int, float)) or now == goal:
+                break
+            rising = now < goal
+            await t.handle.press(up if rising else down, timeout=timeout_ms(tab))
+            state = await run_js(t.spot, _RANGE_JS, None, world=world)
+            moved = state.get("now")
+            if (not isinstance(moved, (int, float)) or moved == now
+                    or (moved > goal if rising else moved < goal)):
+                break
+    now = state.get("now")
+    outcome = Outcome(f"Set {name} to {_fmt(goal)}.")
+    outcome.readback["value"] = _fmt(now)
+    if now == goal:
+        return outcome
+    span = f"its range is {_fmt(state.get('min'))} to {_fmt(state.get('max'))}"
+    if now == start.get("now"):
+        raise VerificationError(
+            f"Tried to set {name} to {_fmt(goal)}, but it still shows {_fmt(now)} ({span}).",
+            hint="Pass a number within its range, or move it with web_press_key and arrow keys.",
+        )
+    outcome.message = f"Set {name} to {_fmt(now)}, the closest it goes to {_fmt(goal)} ({span})."
+    return outcome
 
 
 def _shown(text: str, n: int = 60) -> str:
@@ -66,6 +155,8 @@ async def fill(tab: TabCore, target: str, value: str) -> ActionResult:
         text, used = (substitute(typed, policy, tab.page.url)
                       if policy.enabled and PLACEHOLDER.search(typed) else (typed, []))
         info = await inspect(t.spot, tab.refs.world)
+        if _is_range(info):
+            return await _set_range(tab, t, name, typed, info)
         refuse_unless_editable(info, name)
         read_as = ""
         if info.get("tag") == "input" and info.get("type") in DATE_TYPES:

@@ -103,7 +103,7 @@ class Fitter:
             it = self.items[i]
             if full and it.kind == CANDIDATE:
                 s = self.fmt.node(it.depth, it.role, it.name, states(it.node),
-                                  details(it.node, it.role, self.page_url, self.max_text),
+                                  details(it.node, it.role, self.page_url, self.max_text, it.hint),
                                   it.ref, children)
             elif full:
                 s = self.fmt.node(it.depth, it.role, it.name, [], [], None, children)

@@ -4,7 +4,11 @@ Each item is a node that may become one outline line: a *candidate* (an element 
 on, or content when content is asked for) or *structure* (landmarks, lists, tables, forms,
 frames) drawn only around kept candidates. Wrappers with no role are folded away in compact
 mode. Depth is capped at ``max_depth``: deeper structure is not drawn and deeper candidates are
-lifted. Pure: no browser, no tokens.
+lifted. A control with no name gets a hint: in interactive-only mode a form field (text
+field, combobox, slider, spinbutton...) without a placeholder takes the nearest text
+before it (after the control before it; headings, alerts and status lines, which that mode
+shows, do not count), else the extractor's hint (an icon's class, an image file name, an
+id). Pure: no browser, no tokens.
 """
 
 from __future__ import annotations
@@ -47,6 +51,12 @@ and what it says went wrong."""
 
 DIALOG_ROLES: frozenset[str] = frozenset({"dialog", "alertdialog"})
 
+TEXT_BEFORE_ROLES: frozenset[str] = frozenset(
+    {"textbox", "searchbox", "combobox", "listbox", "slider", "spinbutton"}
+)
+"""Fields whose label, when not tied to them, is usually the text just before them."""
+HINT_CHARS = 60
+
 
 @dataclass(slots=True)
 class Item:
@@ -63,6 +73,8 @@ class Item:
     ref: str | None = None
     """Shown ref (only candidates that carry a valid ref, and not content in interactive mode)."""
     name: str = ""
+    hint: str = ""
+    """A nameless control's hint (text before a field, or the extractor's guess)."""
     frame: str | None = None
     tier: int = 3
     """0 focused element, 1 inside an open dialog, 2 in the focused element's form, 3 the rest."""
@@ -111,6 +123,7 @@ def build_layout(tree: PageTree, *, interactive_only: bool, compact: bool, max_d
     items = layout.items
     cap = max_depth - 1
     focused = tree.focused_ref
+    before = [""]  # the latest text since the latest control, in document order
 
     def visit(node: Node, parent: int, depth: int, frame: str | None, tier: int) -> None:
         role_raw = node.role
@@ -122,6 +135,16 @@ def build_layout(tree: PageTree, *, interactive_only: bool, compact: bool, max_d
             role = "form"
         interactive = node.clickable or role_raw in INTERACTIVE_ROLES
         text = node.name or node.text
+        hint = ""
+        if interactive:
+            if not text:
+                if interactive_only and role in TEXT_BEFORE_ROLES and not (
+                        node.attrs and node.attrs.get("placeholder")):
+                    hint = before[0]
+                hint = clean(hint or node.hint, HINT_CHARS)
+            before[0] = ""
+        elif role not in CONTEXT_ROLES and (node.text or (node.name and role in CONTENT_ROLES)):
+            before[0] = node.text or node.name
         kind = 0
         if interactive:
             kind = CANDIDATE
@@ -154,7 +177,7 @@ def build_layout(tree: PageTree, *, interactive_only: bool, compact: bool, max_d
             idx=idx, node=node, role=role or ("text" if kind == CANDIDATE else "generic"),
             kind=kind, parent=parent, depth=cap if lifted else depth, ref=show_ref,
             name=clean(text, max_text) if kind == CANDIDATE else clean(node.name, 60),
-            frame=frame, tier=0 if is_focus and kind == CANDIDATE else my_tier,
+            hint=hint, frame=frame, tier=0 if is_focus and kind == CANDIDATE else my_tier,
             interactive=interactive, in_viewport=node.in_viewport, lifted=lifted,
         )
         items.append(item)

@@ -1,8 +1,9 @@
 """Snapshot lines: escaping of page text and the formatting of one node, marker or header.
 
 Everything here is pure string work. Page text can never forge structure: it is folded onto one
-line, and quotes, backslashes and square brackets are escaped, so no page string can end a
-quoted name, start a new outline line, or look like ``[ref=e1]``.
+line (a form field's value keeps its whitespace, with line breaks and tabs written ``\n``,
+``\r``, ``\t``), and quotes, backslashes and square brackets are escaped, so no page string
+can end a quoted name, start a new outline line, or look like ``[ref=e1]``.
 
 Two formats share the same lines: ``text`` (an indented outline in the aria-snapshot style) and
 ``json`` (one JSON object per line inside a JSON document).
@@ -21,6 +22,7 @@ __all__ = [
     "FORMATS",
     "KEY_ATTRS",
     "clean",
+    "clean_value",
     "escape",
     "is_ref",
     "plural",
@@ -32,7 +34,12 @@ __all__ = [
 _REF = re.compile(r"(?:f\d{1,6})?e\d{1,9}")
 _ROLE = re.compile(r"[a-z][a-z0-9_-]{0,39}")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]")
-_ESCAPES = str.maketrans({"\\": "\\\\", '"': '\\"', "[": "\\[", "]": "\\]"})
+_VALUE_CONTROL = re.compile(
+    r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u200b-\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]")
+_ESCAPES = str.maketrans({"\\": "\\\\", '"': '\\"', "[": "\\[", "]": "\\]", "\n": "\\n",
+                          "\r": "\\r", "\t": "\\t"})
+_NUMBER = re.compile(r"-?\d{1,15}(?:\.\d{1,6})?")
+_FIELD_ROLES = frozenset({"slider", "spinbutton"})
 _URL_ESCAPES = str.maketrans(
     {" ": "%20", '"': "%22", "[": "%5B", "]": "%5D", "\\": "%5C", "<": "%3C", ">": "%3E"}
 )
@@ -68,8 +75,21 @@ def clean(text: str | None, limit: int) -> str:
     return text
 
 
+def clean_value(text: str | None, limit: int) -> str:
+    """A form field's value as the field holds it (line breaks, tabs and runs of spaces kept;
+    other control and bidi-override characters removed), cut to ``limit`` characters."""
+    if not text:
+        return ""
+    if not text.isprintable():
+        text = _VALUE_CONTROL.sub("", text)
+    if len(text) > limit:
+        text = text[: max(limit - 1, 0)] + ELLIPSIS
+    return text
+
+
 def escape(text: str) -> str:
-    """Backslash-escape what could close a quoted string or look like a bracketed marker."""
+    """Backslash-escape what could close a quoted string or look like a bracketed marker, and
+    line breaks and tabs (``\\n``, ``\\r``, ``\\t``), so a line stays one line."""
     return text.translate(_ESCAPES)
 
 
@@ -158,17 +178,36 @@ def states(node: Node) -> list[tuple[str, str | None]]:
     return out
 
 
-def details(node: Node, role: str, page_url: str, limit: int) -> list[tuple[str, str]]:
-    """Extra key/value facts shown on a full line: level, value, options, placeholder..."""
+def _bound(node: Node, aria: str, html: str, default: str) -> str:
+    attrs = node.attrs
+    raw = (attrs.get(aria) or attrs.get(html) or "").strip()
+    if not raw and node.tag == "input" and attrs.get("type", "").lower() == "range":
+        raw = default
+    return raw if _NUMBER.fullmatch(raw) else ""
+
+
+def details(node: Node, role: str, page_url: str, limit: int,
+            hint: str = "") -> list[tuple[str, str]]:
+    """Extra key/value facts shown on a full line: hint (a nameless control's), level, value,
+    min and max (sliders, spinbuttons), options, placeholder..."""
     out: list[tuple[str, str]] = []
+    if hint:
+        out.append(("hint", clean(hint, min(limit, 60))))
     if node.level is not None:
         out.append(("level", str(node.level)))
     if node.value:
-        out.append(("value", clean(node.value, limit)))
+        out.append(("value", clean_value(node.value, limit)))
     elif node.options:
         chosen = [o.label or o.value for o in node.options if o.selected]
         if chosen:
             out.append(("value", clean(", ".join(chosen), limit)))
+    if role in _FIELD_ROLES:
+        low, high = (_bound(node, "aria-valuemin", "min", "0"),
+                     _bound(node, "aria-valuemax", "max", "100"))
+        if low:
+            out.append(("min", low))
+        if high:
+            out.append(("max", high))
     if node.options:
         labels = [clean(o.label or o.value, 30) for o in node.options[:6]]
         more = "|…" if len(node.options) > 6 else ""
@@ -199,7 +238,7 @@ class TextFormat:
         if name:
             parts.append(f' "{escape(name)}"')
         for key, value in facts:
-            if key in ("level", "options", "type"):
+            if key in ("level", "options", "type", "min", "max"):
                 parts.append(f" [{key}={escape(value)}]")
             elif key == "href":
                 parts.append(f" [href={value}]")

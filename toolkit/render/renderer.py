@@ -201,7 +201,8 @@ def _summary(tree: PageTree, opts: RenderOptions, fmt: TextFormat | JsonFormat,
     focus_line: str | None = None
     if first is not None and first.tier == 0:
         line = fmt.node(0, first.role, first.name, states(first.node),
-                        details(first.node, first.role, tree.url, opts.max_text_per_node),
+                        details(first.node, first.role, tree.url, opts.max_text_per_node,
+                                first.hint),
                         first.ref, False)
         focus_line = ("- focused: " + line[2:]) if isinstance(fmt, TextFormat) else line
     fixed: list[tuple[str, bool]] = [(ln, False) for ln in lead]

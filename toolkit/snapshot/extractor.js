@@ -19,7 +19,8 @@
  *   nextRef         number the next new ref continues from (1)
  *   rootSelector    CSS selector: extract only the first matching subtree (null)
  *   clickProbe      event name: an element for which dispatching it is cancelled has a click
- *                   handler set by a page script (asked from another world) (null)
+ *                   handler set by a page script (asked from another world) (null); asked of
+ *                   elements that could be controls, inline ones folded into text included
  *   registryKey     global name of the page-side ref registry ("__webrefsRegistry"); a host
  *                   may pick an unguessable one so a page cannot plant a fake first
  *
@@ -44,20 +45,31 @@
  *   role        explicit role attribute, else the implicit role; absent for generic text
  *   name        accessible name by accname 1.2 / HTML-AAM (CSS generated content, embedded
  *               controls, aria-owns; never a password's value), placeholder last
- *   text        direct visible text (inline text-only children folded in), whitespace folded
+ *   text        direct visible text (inline text-only children folded in), whitespace folded;
+ *               an inline child that has a click handler of its own is never folded
  *   ref         "e12" (main frame) / "f1e3" (frames): interactive and clickable nodes always,
  *               content nodes with contentRefs
- *   level       heading level
+ *   level       heading level; tree item level (aria-level, else its nesting of tree items)
  *   states      {checked: true|false|"mixed", selected, disabled, readonly, required,
  *                expanded, pressed, focused, invalid, modal}
  *   attrs       whitelisted attributes (href, name, type, value, placeholder, src, action,
- *               method, alt, title, aria-* states), capped; data: URLs shortened
- *   value       current value of form controls (never of password fields)
+ *               method, alt, title, min, max, step, aria-* states), capped; data: URLs shortened
+ *   value       current value of form controls (never of password fields), whitespace kept
+ *               as the field holds it (new lines, runs of spaces)
  *   options     [{value, label, selected, disabled}] of a <select>
  *   box         {x, y, w, h} in page coordinates of this frame's document
  *   inViewport  intersects the viewport
  *   fontSize    computed font size in px (left out when 16)
- *   clickable   clickable by cursor:pointer or a click handler, without an interactive role
+ *   clickable   a control without an interactive role: its own cursor:pointer (not one
+ *               inherited from a clickable ancestor), an onclick attribute or property, a click
+ *               handler the page's world reports through clickProbe, or tabindex >= 0 on an
+ *               element with no role and no control inside; the items of a list (or rows of
+ *               a row group) that is clickable as a whole are the controls instead of the list.
+ *               Controls nested in clickable or interactive elements keep their own nodes.
+ *   hint        a nameless control only (not a link that goes somewhere): what it may be, from (in order) its description
+ *               (aria-description, aria-describedby), a title inside it, an icon's class, an
+ *               <svg><use> symbol, an image or background image file name, a plain class,
+ *               its id or name attribute. A guess for the model, never a name.
  *   frame       iframes only: {key, cx, cy}: key identifies the element for the host, cx/cy
  *               its content box origin in page coordinates
  *   children    child nodes (open shadow roots walked in place)
@@ -84,6 +96,11 @@
 
   // ---- registry ---------------------------------------------------------------------------
   const PROBE = typeof o.clickProbe === 'string' ? o.clickProbe : null;
+  // A click handler only the page's world can see (el.onclick = fn set by a script, listeners
+  // its responder saw added): the element is asked with a cancelable event. A page can at most
+  // make its own element look clickable, which cursor:pointer allows anyway.
+  const probed = PROBE === null ? () => false
+    : (el) => !el.dispatchEvent(new CustomEvent(PROBE, { cancelable: true }));
   const KEY = typeof o.registryKey === 'string' && o.registryKey ? o.registryKey : '__webrefsRegistry';
   let reg = win[KEY];
   if (!reg || typeof reg !== 'object' || !(reg.books instanceof Map)) {
@@ -126,6 +143,8 @@
     return wellFormed(s);
   };
   const capText = (s) => cap(fold(s.length > MAX_TEXT * 8 ? s.slice(0, MAX_TEXT * 8) : s), MAX_TEXT, 'maxTextPerNode');
+  // a form field's value as the field holds it: new lines and runs of spaces kept
+  const capValue = (s) => cap(s, MAX_TEXT, 'maxTextPerNode');
 
   // ---- tables -------------------------------------------------------------------------------
   const SKIP = new Set(['script', 'style', 'head', 'meta', 'link', 'base', 'title', 'datalist', 'param', 'source', 'track']);
@@ -140,7 +159,7 @@
   const CELLS = new Set(['cell', 'columnheader', 'rowheader']);
   const SUPPRESS_INSIDE = new Set(['link', 'heading', 'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'option', 'treeitem', 'checkbox', 'radio', 'switch', 'button']);
   const PRESENTATIONAL_KIDS = new Set(['button', 'checkbox', 'img', 'meter', 'option', 'progressbar', 'radio', 'scrollbar', 'separator', 'slider', 'switch', 'tab', 'menuitemcheckbox', 'menuitemradio', 'textbox', 'searchbox', 'spinbutton']);
-  const ATTRS = new Set(['href', 'name', 'type', 'value', 'placeholder', 'src', 'action', 'method', 'alt', 'title']);
+  const ATTRS = new Set(['href', 'name', 'type', 'value', 'placeholder', 'src', 'action', 'method', 'alt', 'title', 'min', 'max', 'step']);
   const ARIA_ATTRS = new Set(['aria-checked', 'aria-selected', 'aria-expanded', 'aria-pressed', 'aria-disabled', 'aria-current', 'aria-haspopup', 'aria-invalid', 'aria-required', 'aria-readonly', 'aria-valuenow', 'aria-valuetext', 'aria-valuemin', 'aria-valuemax', 'aria-sort', 'aria-busy', 'aria-level', 'aria-multiselectable', 'aria-autocomplete', 'aria-placeholder', 'aria-describedby', 'aria-controls', 'aria-modal', 'aria-live']);
   const TEXT_INPUT = new Set(['text', 'email', 'password', 'tel', 'url', 'search', '']);
   const LANDMARK_SCOPE = 'article,aside,main,nav,section,[role=article],[role=complementary],[role=main],[role=navigation],[role=region]';
@@ -352,6 +371,7 @@
   const RANGE_ROLES = new Set(['slider', 'spinbutton', 'progressbar', 'scrollbar', 'meter']);
   const NO_CONTENT = new Set(['video', 'audio', 'object', 'embed', 'svg']);
   const LABELABLE = new Set(['input', 'select', 'textarea', 'button', 'meter', 'output', 'progress']);
+  const SUBTREE = /^(group|tree|ul|ol)$/;
   let nm;  // the name computation under way
 
   function lightRole(el, tag) {
@@ -440,6 +460,7 @@
         if (k.nodeType === 3) { out += k.data; nm.size += k.data.length; }
         if (k.nodeType !== 1 || ownedBy.has(k)) continue;
         if (k.localName === 'br') { out += ' '; continue; }
+        if (nm.role === 'treeitem' && SUBTREE.test(k.getAttribute('role') || k.localName)) continue;  // its folder's items
         const kcs = win.getComputedStyle(k);
         if (nm.strict && !(f & F_SHOW) && unseen(k, kcs)) continue;
         const t = alt(k, f & ~F_SELF, kcs);
@@ -474,13 +495,82 @@
   function nameOf(el, tag, role, clickable) {
     nm = {
       target: el, role, visited: new Set(), steps: 0, size: 0, pseudo: el.getRootNode() !== doc,
-      content: NAMED_BY_CONTENT.has(role) || (clickable && !role) || tag === 'summary', strict: true,
+      content: NAMED_BY_CONTENT.has(role) || (clickable && (!role || CONTENT.has(role) || role === 'row')) || tag === 'summary',
+      strict: true,
     };
     // text a sighted user cannot see counts only when nothing else names the element (an
     // icon button's visually hidden label)
     let n = fold(alt(el, F_SELF) || el.getAttribute('aria-placeholder') || '');
     if (!/[\p{L}\p{N}]/u.test(n)) { nm.visited.clear(); nm.steps = nm.size = 0; nm.strict = false; n = fold(alt(el, F_SELF) || '') || n; }
     return n ? cap(n, MAX_TEXT, 'maxTextPerNode') : '';
+  }
+
+  // ---- hints for nameless controls -----------------------------------------------------------------
+  // Icon classes: a known icon set's prefix (fa-trash, icon-star, bi-send...) or an "-icon"
+  // suffix; words that say nothing about the action are skipped.
+  const ICON_CLASS = /^(?:fa[srlbdk]?|fa-(?:solid|regular|light|brands)|icons?|glyphicon|bi|mdi|ion|ionicon|ti|feather|la[srb]?|octicon|gg|ri|uil|bx[sl]?|ph|lucide|tabler|ic|svg-icon|sprite)[-_]+([a-z][\w-]*)$|^([a-z][\w-]*?)[-_]+icon$/i;
+  const VAGUE = /^(?:icons?|ic|fa[srlbdk]?|fw|lg|sm|xs|\dx|inverse|spin|pulse|solid|regular|light|brands|outlined?|filled|round(?:ed)?|sharp|two-?tone|material-(?:icons|symbols)[\w-]*|btn|button|clickable|pointer|active|selected|disabled|hidden|show|open|closed|small|large|left|right|item|wrapper|container|inner|outer|row|col|flex|inline|block|svg-inline--fa|glyphicon|bi|mdi|feather|ion)$/i;
+  const PLAIN_CLASS = /^[a-z]{3,}(?:[-_][a-z]{2,}){0,3}$/i;
+  function classHint(el, strong) {
+    const cl = el.getAttribute('class');
+    if (!cl) return '';
+    for (const c of cl.trim().split(/\s+/)) {
+      if (c.length > 40) continue;
+      const m = ICON_CLASS.exec(c);
+      const w = m ? m[1] || m[2] : null;
+      if (strong ? w && !VAGUE.test(w) : !m && PLAIN_CLASS.test(c) && !VAGUE.test(c)) return strong ? w : c;
+    }
+    return '';
+  }
+  function fileHint(url) {
+    if (!url || /^data:/i.test(url)) return '';
+    const m = /([^/?#]+?)(?:\.[a-z0-9]{2,5})?(?:[?#].*)?$/i.exec(url.trim());
+    const w = m ? m[1].split('.')[0].replace(/^(?:icons?|ic)[-_]+|[-_]+icons?$|@\dx$/gi, '') : '';
+    return /[a-z]/i.test(w) && w.length <= 40 ? decodeSafe(w) : '';
+  }
+  const decodeSafe = (w) => { try { return decodeURIComponent(w); } catch (e) { return w; } };
+  const BG_URL = /url\(\s*["']?([^"')]+)/;
+  function hintOf(el, tag) {
+    let h = attr(el, 'aria-description');
+    if (!h && el.hasAttribute('aria-describedby')) {
+      const root = el.getRootNode();
+      h = el.getAttribute('aria-describedby').trim().split(/\s+/)
+        .map((id) => { const t = root.getElementById(id); return t ? t.textContent : ''; }).join(' ');
+    }
+    if (h && /\S/.test(h)) return cap(fold(h), 60, 'maxTextPerNode');
+    // the element and the first few elements inside it (an icon is small)
+    const els = [el];
+    const inner = el.getElementsByTagName('*');
+    for (let i = 0; i < inner.length && i < 12; i++) els.push(inner[i]);
+    let plain = '';
+    for (const e of els) {
+      const t = e === el ? null : attr(e, 'title');
+      if (t) return cap(fold(t), 60, 'maxTextPerNode');
+      let w = classHint(e, true);
+      if (!w && e.localName === 'use') w = fileHint((e.getAttribute('href') || e.getAttribute('xlink:href') || '').replace(/^.*#/, ''));
+      if (!w && (e.localName === 'img' || (e.localName === 'input' && inputType(e) === 'image'))) w = fileHint(e.getAttribute('src'));
+      if (!w) {
+        const bg = win.getComputedStyle(e).backgroundImage;
+        if (bg && bg !== 'none') { const m = BG_URL.exec(bg); if (m) w = fileHint(m[1]); }
+      }
+      if (w) return cap(w, 40, 'maxAttr');
+      if (!plain) plain = classHint(e, false);
+    }
+    if (plain) return plain;
+    const id = el.id;
+    if (id && id.length <= 40 && /[a-z]{3}/i.test(id) && !/\d{4}/.test(id)) return id;
+    return attr(el, 'name') ? cap(el.getAttribute('name'), 40, 'maxAttr') : '';
+  }
+  function treeLevel(el) {
+    const lv = parseInt(el.getAttribute('aria-level') || '', 10);
+    if (lv > 0) return lv;
+    let n = 1;
+    for (let a = el.parentElement; a; a = a.parentElement) {
+      const r = a.getAttribute('role');
+      if (r === 'treeitem') n++;
+      else if (r === 'tree') break;
+    }
+    return n;
   }
 
   // ---- per-node details ---------------------------------------------------------------------------
@@ -543,9 +633,9 @@
       const t = inputType(el);
       if (t === 'password' || masked(el) || t === 'checkbox' || t === 'radio' || t === 'hidden' || t === 'submit' || t === 'reset' || t === 'button' || t === 'image') return null;
       if (t === 'file') return el.files && el.files.length ? Array.from(el.files, (f) => f.name).join(', ') : null;
-      return capText(el.value || '');
+      return capValue(el.value || '');
     }
-    if (tag === 'textarea') return capText(el.value || '');
+    if (tag === 'textarea') return capValue(el.value || '');
     if (tag === 'select') {
       const sel = Array.from(el.selectedOptions || [], (op) => op.label || op.text);
       return capText(sel.join(', '));
@@ -553,7 +643,7 @@
     if (tag === 'progress' || tag === 'meter') return String(el.value);
     if (el.hasAttribute('aria-valuetext')) return capText(el.getAttribute('aria-valuetext'));
     if (el.hasAttribute('aria-valuenow')) return capText(el.getAttribute('aria-valuenow'));
-    if (role === 'textbox' && el.isContentEditable) return capText(el.innerText || '');
+    if (role === 'textbox' && el.isContentEditable) return capValue(el.innerText || '');
     return null;
   }
 
@@ -577,12 +667,17 @@
   const rootEl = doc.body || doc.documentElement;
   let rootMissing = false;
   const root = { tag: rootEl ? rootEl.localName : 'body' };
-  // Stack entries: [element or text run, parentOut, parentDepth, suppressText, inInteractive,
-  // parentCursor]. A text run (string) becomes a {tag: "#text"} node where it stands.
+  // Stack entries: [element or text run, parentOut, parentDepth, suppressText, inside (0
+  // nothing, 1 a clickable, 2 an interactive role), parentCursor (DELEGATE: the parent is a
+  // list whose items are the controls)]. A text run (string) becomes a {tag: "#text"} node
+  // where it stands.
+  const DELEGATE = '\u0000items';
+  const CONTROLS = 'a[href],button,input,select,textarea,[contenteditable],[tabindex]:not([tabindex^="-"])';
   const stack = [];
   const pushItems = (items, p, d, sup, inter, cur) => {
     for (let i = items.length - 1; i >= 0; i--) stack.push([items[i], p, d, sup, inter, cur]);
   };
+  const pointerOnly = [];  // [node, element] clickable by their cursor alone, with children
   const addChild = (p, n) => { (p.children || (p.children = [])).push(n); };
 
   // Splits el's children into text runs and elements to walk, in order. Text nodes and
@@ -618,7 +713,7 @@
           !k.hasAttribute('title') && !k.isContentEditable) {
         const kc = win.getComputedStyle(k);
         if (kc.display === 'inline' && kc.visibility === 'visible' && !unseen(k, kc) &&
-            kc.cursor === cs.cursor && k.onclick == null) {
+            kc.cursor === cs.cursor && k.onclick == null && !probed(k)) {
           visited++;
           if (run.length < MAX_TEXT * 8) run += k.textContent;
           continue;
@@ -636,13 +731,13 @@
 
   if (o.rootSelector) {
     const el = doc.querySelector(o.rootSelector);
-    if (el) stack.push([el, root, 0, false, false, 'auto']);
+    if (el) stack.push([el, root, 0, false, 0, 'auto']);
     else rootMissing = true;
   } else if (rootEl) {
     const rcs = win.getComputedStyle(rootEl);
     const [items, only] = splitKids(kidsOf(rootEl), rcs, true);
     if (only) root.text = only;
-    else pushItems(items, root, 0, false, false, rcs.cursor);
+    else pushItems(items, root, 0, false, 0, rcs.cursor);
   }
 
   while (stack.length) {
@@ -676,9 +771,20 @@
     const isFrame = tag === 'iframe' || tag === 'frame';
     if (isFrame) role = 'iframe';
     const interactiveRole = role !== null && INTERACTIVE.has(role);
-    const clickable = !inter && !interactiveRole && !isFrame && !visHidden && (
-      (cursor === 'pointer' && pcur !== 'pointer') || el.hasAttribute('onclick') || el.onclick != null ||
-      (PROBE && !el.dispatchEvent(new CustomEvent(PROBE, {cancelable: true}))));
+    // Own evidence only: a cursor inherited from a clickable ancestor is not a new control, but
+    // a handler, a tab stop or a cursor of its own is, inside a clickable row too.
+    const byCursor = cursor === 'pointer' && pcur !== 'pointer' && inter !== 2;
+    let clickable = !interactiveRole && !isFrame && !visHidden && (byCursor ||
+      (pcur === DELEGATE && (tag === 'li' || tag === 'tr' || role === 'listitem' || role === 'row')) ||
+      el.hasAttribute('onclick') || el.onclick != null ||
+      ((!role || CONTENT.has(role)) && el.hasAttribute('tabindex') && el.tabIndex >= 0 && !el.querySelector(CONTROLS)) ||
+      probed(el));
+    // a list (row group) clickable as a whole hands the click over to its items
+    let delegate = false;
+    if (clickable && (role === 'list' || role === 'rowgroup') && el.childElementCount > 1) {
+      clickable = false;
+      delegate = true;
+    }
 
     // children: text runs and elements to walk
     let list = null;
@@ -714,6 +820,13 @@
       if (role === 'heading') {
         const lv = HEADINGS[tag] || parseInt(el.getAttribute('aria-level') || '2', 10);
         n.level = lv > 0 ? lv : 2;
+      } else if (role === 'treeitem') {
+        n.level = treeLevel(el);
+      }
+      // (a link that goes somewhere shows where instead)
+      if (n.ref && !name && !text && role !== 'iframe' && !(role === 'link' && !/^\s*(#|javascript:|$)/i.test(el.getAttribute('href') || ''))) {
+        const h = hintOf(el, tag);
+        if (h) n.hint = h;
       }
       const st = statesOf(el, tag, role);
       if (st) n.states = st;
@@ -729,7 +842,10 @@
       }
       const fs = parseFloat(cs.fontSize);
       if (fs !== 16) n.fontSize = Math.round(fs * 10) / 10;
-      if (clickable) n.clickable = true;
+      if (clickable) {
+        n.clickable = true;
+        if (byCursor && items) pointerOnly.push([n, el]);
+      }
       if (isFrame) {
         iframes++;
         let key = reg.frames.get(el);
@@ -747,8 +863,18 @@
     }
     if (items) {
       const supKids = sup || (emit && role !== null && SUPPRESS_INSIDE.has(role));
-      pushItems(items, out, depth, supKids, inter || interactiveRole || clickable, cursor);
+      pushItems(items, out, depth, supKids, interactiveRole ? 2 : inter || (clickable ? 1 : 0),
+        delegate ? DELEGATE : cursor);
     }
+  }
+
+  // A box that is clickable only by its cursor and holds nothing but two or more controls (a
+  // toolbar: "Reply", "Forward") is not a control itself: a click on it hits one of them.
+  for (const [n, el] of pointerOnly) {
+    const kids = n.children;
+    if (!kids || kids.length < 2 || !kids.every((c) => c.ref)) continue;
+    if (el.hasAttribute('onclick') || el.onclick != null || probed(el)) continue;
+    delete n.clickable; delete n.ref; delete n.name; delete n.hint;
   }
 
   book.next = next;

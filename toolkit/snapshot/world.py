@@ -61,17 +61,30 @@ click handler (``el.onclick = fn`` is invisible from another world)."""
 
 _RESPONDER_JS = """(() => {
   const name = %s;
-  addEventListener(name, (e) => {
+  const handled = new WeakSet();
+  const CLICKS = new Set(['click', 'mousedown', 'mouseup', 'pointerdown', 'pointerup',
+                          'touchstart', 'touchend']);
+  const add = EventTarget.prototype.addEventListener;
+  const isElement = (t) => { try { return t instanceof Element; } catch (e) { return false; } };
+  // elements the page gives a click listener (jQuery and frameworks go through this too);
+  // listeners on the document or window (delegation) mark nothing
+  EventTarget.prototype.addEventListener = function (type, listener, options) {
+    if (CLICKS.has(type) && listener && isElement(this)) handled.add(this);
+    return add.call(this, type, listener, options);
+  };
+  add.call(window, name, (e) => {
     const t = e.target;
-    if (t && typeof t.onclick === 'function') e.preventDefault();
+    if (t && (typeof t.onclick === 'function' || handled.has(t))) e.preventDefault();
   }, true);
 })()"""
 
 
 def click_responder_js() -> str:
     """A script for the page's own world, run before the page's scripts (an init script of the
-    contexts webrefs makes): it answers the extractor's click probe. A page can only make its
-    own elements look clickable with it, which ``cursor:pointer`` already allows."""
+    contexts webrefs makes): it notes the elements the page gives click listeners
+    (``addEventListener``) and answers the extractor's click probe for them and for elements
+    with a script-set ``onclick``. A page can only make its own elements look clickable with
+    it, which ``cursor:pointer`` already allows."""
     return _RESPONDER_JS % json.dumps(CLICK_PROBE)
 
 _GONE = "\u0000gone"
