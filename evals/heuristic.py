@@ -13,7 +13,6 @@ it as a LangChain chat model for the agent loop.
 
 from __future__ import annotations
 
-import itertools
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -23,14 +22,14 @@ from webrefs.errors import missing_extra
 
 try:
     from langchain_core.callbacks import CallbackManagerForLLMRun
-    from langchain_core.language_models import BaseChatModel
-    from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
+    from langchain_core.messages import BaseMessage, HumanMessage
     from langchain_core.outputs import ChatGeneration, ChatResult
-    from langchain_core.tools import BaseTool
 except ImportError as exc:  # pragma: no cover - exercised by a subprocess test
     raise missing_extra("webrefs.evals.heuristic", "langchain") from exc
 
-from pydantic import ConfigDict, PrivateAttr
+from pydantic import PrivateAttr
+
+from .offline_model import OfflineChatModel, message_text
 
 __all__ = ["Element", "HeuristicChatModel", "HeuristicPolicy", "goal_values", "parse_outline"]
 
@@ -310,31 +309,16 @@ class HeuristicPolicy:
         return "Done."
 
 
-def _text(message: BaseMessage) -> str:
-    content = message.content
-    if isinstance(content, str):
-        return content
-    return "\n".join(str(p.get("text", "")) if isinstance(p, dict) else str(p) for p in content)
-
-
-class HeuristicChatModel(BaseChatModel):
+class HeuristicChatModel(OfflineChatModel):
     """:class:`HeuristicPolicy` as a LangChain chat model: reads the goal from the first human
     message and each tool result, answers with one tool call per turn."""
 
-    model_config = ConfigDict(arbitrary_types_allowed=True)
-
     max_calls: int = 30
     _policy: HeuristicPolicy | None = PrivateAttr(default=None)
-    _ids: Any = PrivateAttr(default_factory=lambda: itertools.count(1))
 
     @property
     def _llm_type(self) -> str:
         return "webrefs-heuristic"
-
-    def bind_tools(
-        self, tools: Sequence[dict[str, Any] | type | Callable[..., Any] | BaseTool], **kwargs: Any
-    ) -> HeuristicChatModel:
-        return self
 
     def _generate(
         self,
@@ -344,26 +328,12 @@ class HeuristicChatModel(BaseChatModel):
         **kwargs: Any,
     ) -> ChatResult:
         if self._policy is None:
-            goal = next((_text(m) for m in messages if isinstance(m, HumanMessage)), "")
+            goal = next((message_text(m) for m in messages if isinstance(m, HumanMessage)), "")
             self._policy = HeuristicPolicy(goal=goal, max_calls=self.max_calls)
         policy = self._policy
-        new: list[ToolMessage] = []
-        for message in reversed(messages):
-            if isinstance(message, ToolMessage):
-                new.append(message)
-            elif isinstance(message, AIMessage):
-                break
-        for message in reversed(new):
-            policy.observe(message.name, _text(message))
+        for result in self.new_tool_results(messages):
+            policy.observe(result.name, message_text(result))
         call = policy.next_call()
-        if call is None:
-            answer = policy.answer()
-            message = AIMessage(content="", tool_calls=[{
-                "name": "final_answer", "args": {"answer": answer},
-                "id": f"call_{next(self._ids)}", "type": "tool_call"}])
-        else:
-            name, args = call
-            message = AIMessage(content="", tool_calls=[{
-                "name": name, "args": args, "id": f"call_{next(self._ids)}",
-                "type": "tool_call"}])
+        message = (self.tool_call("final_answer", {"answer": policy.answer()}) if call is None
+                   else self.tool_call(*call))
         return ChatResult(generations=[ChatGeneration(message=message)])

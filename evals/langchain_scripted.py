@@ -11,8 +11,6 @@ in place of a real model in quick starts, examples and tests::
 
 from __future__ import annotations
 
-import itertools
-from collections.abc import Callable, Sequence
 from typing import Any
 
 from webrefs.errors import missing_extra
@@ -20,66 +18,37 @@ from webrefs.errors import missing_extra
 try:
     from langchain_core.callbacks import CallbackManagerForLLMRun
     from langchain_core.language_models import BaseChatModel
-    from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
+    from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
     from langchain_core.outputs import ChatGeneration, ChatResult
-    from langchain_core.tools import BaseTool
 except ImportError as exc:  # pragma: no cover - exercised by a subprocess test
     raise missing_extra("webrefs.evals.langchain_scripted", "langchain") from exc
 
-from pydantic import ConfigDict, Field, PrivateAttr
+from pydantic import Field, PrivateAttr
 
+from .offline_model import OfflineChatModel, message_text
 from .scripted import ScriptedModel
 from .tasks import Task
 
 __all__ = ["ScriptedChatModel", "TextScriptedChatModel"]
 
 
-def _text(message: BaseMessage) -> str:
-    content = message.content
-    if isinstance(content, str):
-        return content
-    return "\n".join(
-        str(part.get("text", "")) if isinstance(part, dict) else str(part) for part in content
-    )
-
-
-class ScriptedChatModel(BaseChatModel):
+class ScriptedChatModel(OfflineChatModel):
     """A chat model that solves ``task`` by its reference solution, one tool call per turn.
 
     ``seen`` records, per turn, the tool results the model was shown (what a real model
     would have read).
     """
 
-    model_config = ConfigDict(arbitrary_types_allowed=True)
-
     task: Task
     seen: list[list[str]] = Field(default_factory=list)
     _script: ScriptedModel = PrivateAttr()
-    _ids: Any = PrivateAttr()
 
     def model_post_init(self, context: Any, /) -> None:
         self._script = ScriptedModel(self.task)
-        self._ids = itertools.count(1)
 
     @property
     def _llm_type(self) -> str:
         return "webrefs-scripted"
-
-    def bind_tools(
-        self, tools: Sequence[dict[str, Any] | type | Callable[..., Any] | BaseTool], **kwargs: Any
-    ) -> ScriptedChatModel:
-        """The script knows its tools; binding changes nothing."""
-        return self
-
-    def _new_results(self, messages: list[BaseMessage]) -> list[str]:
-        """Tool results sent since the model's last turn, in order."""
-        results: list[str] = []
-        for message in reversed(messages):
-            if isinstance(message, ToolMessage):
-                results.append(_text(message))
-            elif isinstance(message, AIMessage):
-                break
-        return results[::-1]
 
     def _generate(
         self,
@@ -88,20 +57,13 @@ class ScriptedChatModel(BaseChatModel):
         run_manager: CallbackManagerForLLMRun | None = None,
         **kwargs: Any,
     ) -> ChatResult:
-        results = self._new_results(messages)
+        results = [message_text(m) for m in self.new_tool_results(messages)]
         self.seen.append(results)
         for text in results:
             self._script.observe(text)
         call = self._script.next_call()
-        if call is None:
-            message = AIMessage(content=self._script.answer())
-        else:
-            name, args = call
-            message = AIMessage(
-                content="",
-                tool_calls=[{"name": name, "args": args, "id": f"call_{next(self._ids)}",
-                             "type": "tool_call"}],
-            )
+        message = (AIMessage(content=self._script.answer()) if call is None
+                   else self.tool_call(*call))
         return ChatResult(generations=[ChatGeneration(message=message)])
 
 
@@ -109,9 +71,7 @@ class TextScriptedChatModel(BaseChatModel):
     """The reference solution written the way a model without tool calling writes it: each
     turn is text with one fenced JSON action (the format in ``webrefs.prompts``), and tool
     results arrive as user turns ("Result of web_snapshot: ..."). Used to prove the
-    JSON-in-markdown fallback offline."""
-
-    model_config = ConfigDict(arbitrary_types_allowed=True)
+    JSON-in-markdown fallback offline (it has no tool calling: binding tools is refused)."""
 
     task: Task
     _script: ScriptedModel = PrivateAttr()
@@ -134,8 +94,9 @@ class TextScriptedChatModel(BaseChatModel):
         for message in reversed(messages):
             if isinstance(message, AIMessage):
                 break
-            if isinstance(message, HumanMessage) and _text(message).startswith("Result of "):
-                results.append(_text(message).split("\n", 1)[-1])
+            text = message_text(message)
+            if isinstance(message, HumanMessage) and text.startswith("Result of "):
+                results.append(text.split("\n", 1)[-1])
         for text in reversed(results):
             self._script.observe(text)
         return ChatResult(generations=[ChatGeneration(message=AIMessage(

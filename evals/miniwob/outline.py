@@ -16,8 +16,14 @@ _LINE = re.compile(r'^(?P<mark>[+~]?)(?P<indent>\s*)-\s+(?P<role>[\w-]+)'
 _ATTR = re.compile(r'\[(?P<key>[\w-]+)(?:=(?P<value>"(?:[^"\\]|\\.)*"|[^\]]*))?\]')
 
 
+_ESCAPES = {'"': '"', "\\": "\\", "n": "\n", "r": "\r", "t": "\t"}
+_ESCAPED = re.compile(r"\\(.)")
+
+
 def _unescape(text: str) -> str:
-    return text.replace('\\"', '"').replace("\\\\", "\\")
+    """A quoted string of the outline as the page has it (``\\"``, ``\\\\``, ``\\n``,
+    ``\\r``, ``\\t`` undone in one pass)."""
+    return _ESCAPED.sub(lambda m: _ESCAPES.get(m.group(1), m.group(0)), text)
 
 
 @dataclass(frozen=True)
