@@ -20,7 +20,8 @@
  *   rootSelector    CSS selector: extract only the first matching subtree (null)
  *   clickProbe      event name: an element for which dispatching it is cancelled has a click
  *                   handler set by a page script (asked from another world) (null); asked of
- *                   elements that could be controls, inline ones folded into text included
+ *                   elements that could be controls, inline ones folded into text included,
+ *                   once the document, asked first, answered that some element has one
  *   registryKey     global name of the page-side ref registry ("__webrefsRegistry"); a host
  *                   may pick an unguessable one so a page cannot plant a fake first
  *
@@ -99,8 +100,11 @@
   // A click handler only the page's world can see (el.onclick = fn set by a script, listeners
   // its responder saw added): the element is asked with a cancelable event. A page can at most
   // make its own element look clickable, which cursor:pointer allows anyway.
-  const probed = PROBE === null ? () => false
-    : (el) => !el.dispatchEvent(new CustomEvent(PROBE, { cancelable: true }));
+  // One event object, set up again for each question (far cheaper than a new one each time).
+  // The document is asked first whether the page gave any element a handler at all.
+  const probeEvent = PROBE === null ? null : new CustomEvent(PROBE, { cancelable: true });
+  const ask = (t) => { probeEvent.initEvent(PROBE, false, true); return !t.dispatchEvent(probeEvent); };
+  const probed = PROBE === null || !ask(document) ? () => false : ask;
   const KEY = typeof o.registryKey === 'string' && o.registryKey ? o.registryKey : '__webrefsRegistry';
   let reg = win[KEY];
   if (!reg || typeof reg !== 'object' || !(reg.books instanceof Map)) {
@@ -270,15 +274,24 @@
   // Text a sighted user cannot read (tiny or transparent, indented away) / an element drawn
   // as nothing (filter opacity(0), a zero-area transform or clip-path).
   const CLIP0_RE = /^(circle|ellipse)\(0(px|%)?[\s)]|^polygon\((\s*0(px|%)?\s+0(px|%)?\s*,?)+\)$/;
-  const textless = (cs) => parseFloat(cs.fontSize) < 3 || parseFloat(cs.textIndent) < -999 ||
+  // (Style reads are the costly part. text-indent only moves a block's first line, and an
+  // inline box inherits it from the block that was checked; a transform does not apply to a
+  // plain inline box, and nothing applies to a display:contents element, which has no box.)
+  const textless = (cs, indentSeen) => parseFloat(cs.fontSize) < 3 ||
+    (!indentSeen && parseFloat(cs.textIndent) < -999) ||
     (/^rgba\(.*,\s*0\)$|^transparent$/.test(cs.color) && !parseFloat(cs.webkitTextStrokeWidth));
-  function gone(cs) {
+  function gone(cs, display, tag) {
+    if (display === 'contents') return false;
     if (/opacity\(0(\.0*)?%?\)/.test(cs.filter) || CLIP0_RE.test(cs.clipPath)) return true;
+    if (display === 'inline' && !LEAF.has(tag)) return false;
     const m = /^matrix\(([^,]+), ([^,]+), ([^,]+), ([^,]+)/.exec(cs.transform);
     return !!m && Math.abs(m[1] * m[4] - m[2] * m[3]) < 0.01;
   }
-  const unseen = (el, cs) => (cs.opacity !== '1' && parseFloat(cs.opacity) < 0.05) || textless(cs) || gone(cs) ||
-    (cs.display !== 'inline' && cs.display !== 'contents' && hiddenBox(el, cs, el.getBoundingClientRect()));
+  // indentSeen: an inline box whose parent's text-indent was already checked
+  const unseen = (el, cs, display = cs.display, indentSeen = false) =>
+    (cs.opacity !== '1' && parseFloat(cs.opacity) < 0.05) ||
+    textless(cs, indentSeen && display === 'inline') || gone(cs, display, el.localName) ||
+    (display !== 'inline' && display !== 'contents' && hiddenBox(el, cs, el.getBoundingClientRect()));
   // a masked field (password, -webkit-text-security, a password autocomplete) never shows its value
   const masked = (el) => el.type === 'password' || /password/i.test(el.getAttribute('autocomplete') || '') ||
     (win.getComputedStyle(el).webkitTextSecurity || 'none') !== 'none';
@@ -689,7 +702,7 @@
     let run = '';
     let total = 0;
     let hasEl = false;
-    const textOk = withText && cs.visibility === 'visible' && !textless(cs);
+    const textOk = withText && cs.visibility === 'visible' && !textless(cs, false);
     const flush = () => {
       if (run) {
         const t = capText(run);
@@ -712,7 +725,7 @@
           !k.hasAttribute('aria-hidden') && !k.hasAttribute('tabindex') &&
           !k.hasAttribute('title') && !k.isContentEditable) {
         const kc = win.getComputedStyle(k);
-        if (kc.display === 'inline' && kc.visibility === 'visible' && !unseen(k, kc) &&
+        if (kc.display === 'inline' && kc.visibility === 'visible' && !unseen(k, kc, 'inline', true) &&
             kc.cursor === cs.cursor && k.onclick == null && !probed(k)) {
           visited++;
           if (run.length < MAX_TEXT * 8) run += k.textContent;
@@ -757,7 +770,7 @@
     const cs = win.getComputedStyle(el);
     const display = cs.display;
     if (display === 'none') { skipped++; continue; }
-    if ((cs.opacity !== '1' && parseFloat(cs.opacity) < 0.05) || gone(cs)) { skipped++; continue; }
+    if ((cs.opacity !== '1' && parseFloat(cs.opacity) < 0.05) || gone(cs, display, tag)) { skipped++; continue; }
     const contents = display === 'contents';
     // Inline boxes cannot clip or be positioned off-screen; their rect is only read if emitted.
     let rect = contents || display === 'inline' ? null : el.getBoundingClientRect();

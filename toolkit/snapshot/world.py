@@ -57,11 +57,14 @@ ENGINE_NAME = f"webrefs{secrets.token_hex(6)}"
 
 CLICK_PROBE = f"webrefs-click-{secrets.token_hex(6)}"
 """Event the extractor sends an element to ask the page's world whether a script gave it a
-click handler (``el.onclick = fn`` is invisible from another world)."""
+click handler (``el.onclick = fn`` is invisible from another world); sent to the document
+first, it asks whether the page gave any element one (when not, no element is asked)."""
 
 _RESPONDER_JS = """(() => {
   const name = %s;
   const handled = new WeakSet();
+  let count = 0;
+  const note = (el) => { if (!handled.has(el)) { handled.add(el); count++; } };
   const CLICKS = new Set(['click', 'mousedown', 'mouseup', 'pointerdown', 'pointerup',
                           'touchstart', 'touchend']);
   const add = EventTarget.prototype.addEventListener;
@@ -69,11 +72,22 @@ _RESPONDER_JS = """(() => {
   // elements the page gives a click listener (jQuery and frameworks go through this too);
   // listeners on the document or window (delegation) mark nothing
   EventTarget.prototype.addEventListener = function (type, listener, options) {
-    if (CLICKS.has(type) && listener && isElement(this)) handled.add(this);
+    if (CLICKS.has(type) && listener && isElement(this)) note(this);
     return add.call(this, type, listener, options);
   };
+  // and elements given a click handler as a property (el.onclick = fn)
+  for (const proto of [HTMLElement.prototype, SVGElement.prototype]) {
+    const d = Object.getOwnPropertyDescriptor(proto, 'onclick');
+    if (!d || !d.set || !d.configurable) continue;
+    Object.defineProperty(proto, 'onclick', { ...d, set(v) {
+      if (typeof v === 'function' && isElement(this)) note(this);
+      return d.set.call(this, v);
+    } });
+  }
   add.call(window, name, (e) => {
     const t = e.target;
+    // asked of the document: whether any element was given a handler at all
+    if (t === document) { if (count > 0) e.preventDefault(); return; }
     if (t && (typeof t.onclick === 'function' || handled.has(t))) e.preventDefault();
   }, true);
 })()"""
