@@ -85,28 +85,54 @@ HIT_JS = """
   }
   const r = el.getBoundingClientRect();
   if (r.width === 0 || r.height === 0) return {covered: false, empty: true};
-  const x = Math.min(Math.max(r.left + r.width / 2, 0), vw - 1);
-  const y = Math.min(Math.max(r.top + r.height / 2, 0), vh - 1);
-  let hit = document.elementFromPoint(x, y);
-  while (hit && hit.shadowRoot) {
-    const inner = hit.shadowRoot.elementFromPoint(x, y);
-    if (!inner || inner === hit) break;
-    hit = inner;
-  }
-  if (!hit) return {covered: false};
   const root = el.getRootNode();
   const inside = (n) => n === el || el.contains(n) ||
     (root !== document && root.host && (n === root.host));
-  if (inside(hit)) return {covered: false};
-  // a label clicks its control: covering by its own label is fine
-  if (hit.closest && hit.closest('label') && hit.closest('label').control === el)
-    return {covered: false};
-  if (el.tagName === 'LABEL' && el.control && (hit === el.control))
-    return {covered: false};
-  const name = (hit.getAttribute('aria-label') || hit.innerText || hit.id || '')
+  const under = (x, y) => {
+    let hit = document.elementFromPoint(x, y);
+    while (hit && hit.shadowRoot) {
+      const inner = hit.shadowRoot.elementFromPoint(x, y);
+      if (!inner || inner === hit) break;
+      hit = inner;
+    }
+    return hit;
+  };
+  // The points a click may land on: the centre of each of the element's boxes (a link that
+  // wraps onto two lines has two, and the centre of their bounding box may fall beside both),
+  // then the centre of the whole box. Playwright's click aims at the first box.
+  const points = [];
+  for (const b of el.getClientRects()) {
+    if (b.width > 0 && b.height > 0) points.push([b.left + b.width / 2, b.top + b.height / 2]);
+    if (points.length >= 4) break;
+  }
+  points.push([r.left + r.width / 2, r.top + r.height / 2]);
+  let first = null;
+  for (const [px, py] of points) {
+    const x = Math.min(Math.max(px, 0), vw - 1), y = Math.min(Math.max(py, 0), vh - 1);
+    const hit = under(x, y);
+    if (!hit || inside(hit)) return {covered: false};
+    // a label clicks its control: covering by its own label is fine
+    if (hit.closest && hit.closest('label') && hit.closest('label').control === el)
+      return {covered: false};
+    if (el.tagName === 'LABEL' && el.control && (hit === el.control)) return {covered: false};
+    // an ancestor found at a point is a point beside the element's boxes, not a cover
+    if (!first && !hit.contains(el)) first = hit;
+  }
+  if (!first) return {covered: false};
+  const name = (first.getAttribute('aria-label') || first.innerText || first.id || '')
                .trim().replace(/\\s+/g, ' ').slice(0, 60);
-  return {covered: true, tag: hit.tagName.toLowerCase(), id: hit.id || '',
-          role: hit.getAttribute('role') || '', name};
+  return {covered: true, tag: first.tagName.toLowerCase(), id: first.id || '',
+          role: first.getAttribute('role') || '', name};
+}
+"""
+
+HIT_ELEMENT_JS = """
+(el) => {
+  const boxes = Array.from(el.getClientRects()).filter((b) => b.width > 0 && b.height > 0);
+  const r = boxes.length ? boxes[0] : el.getBoundingClientRect();
+  const x = Math.min(Math.max(r.left + r.width / 2, 0), window.innerWidth - 1);
+  const y = Math.min(Math.max(r.top + r.height / 2, 0), window.innerHeight - 1);
+  return document.elementFromPoint(x, y);
 }
 """
 
@@ -119,14 +145,6 @@ POINTER_JS = (
     "  return info; }"
 )
 
-HIT_ELEMENT_JS = """
-(el) => {
-  const r = el.getBoundingClientRect();
-  const x = Math.min(Math.max(r.left + r.width / 2, 0), window.innerWidth - 1);
-  const y = Math.min(Math.max(r.top + r.height / 2, 0), window.innerHeight - 1);
-  return document.elementFromPoint(x, y);
-}
-"""
 
 
 async def run_js(handle: ElementHandle | Spot, script: str, arg: Any = None,
