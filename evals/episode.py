@@ -18,6 +18,7 @@ import json
 import re
 import time
 from collections import Counter
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -37,7 +38,8 @@ from .recording import CassetteMode
 from .results import Episode, Status, ToolCall
 from .tasks import LoadedSuite, Task
 
-__all__ = ["EpisodeOptions", "final_answer_tool", "har_urls", "run_episode"]
+__all__ = ["EpisodeOptions", "SetupFailed", "Starter", "final_answer_tool", "har_urls",
+           "run_episode"]
 
 MAX_OUTPUT_CHARS = 20_000
 _ERROR_CODE = re.compile(r"\[([a-z_]+)\]")
@@ -127,14 +129,25 @@ def _left_recording(requests: list[RequestRecord], recorded: set[tuple[str, str]
     return None
 
 
+Starter = Callable[[], Awaitable[Task]]
+"""Starts the task on its page (its setup) and gives back the task with the goal to give."""
+
+
+class SetupFailed(Exception):
+    """The task's setup could not start it: the episode is invalid."""
+
+
 async def _langchain_loop(ctx: Browser, task: Task, provider: Provider, options: EpisodeOptions,
-                          calls: Path | None, calls_mode: CassetteMode | None) -> LoopResult:
-    """The LangChain adapter in ``create_agent``'s tool-calling loop."""
+                          calls: Path | None, calls_mode: CassetteMode | None,
+                          start: Starter) -> LoopResult:
+    """The LangChain adapter in ``create_agent``'s tool-calling loop. The agent is built
+    first, then ``start`` starts the task, so a task's own timer measures the agent only."""
     from langchain.agents import create_agent
 
     toolkit = WebToolkit(browser=ctx, max_tokens=options.max_tokens,
                          after_action=options.after_action,
-                         tools=list(options.include) if options.include is not None else "default")
+                         tools=list(options.include) if options.include is not None else "default",
+                         include=list(task.tools) or None)
     tools = [*toolkit.get_tools(), final_answer_tool()]
     system = await toolkit.asystem_prompt(tool_calling=not provider.text_actions)
     model: Any = provider.make_model(task)
@@ -144,6 +157,7 @@ async def _langchain_loop(ctx: Browser, task: Task, provider: Provider, options:
                              cassette_mode=calls_mode, retries=options.retries)
     agent: Any = create_agent(model, tools, system_prompt=system)
     max_steps = options.max_steps or task.max_steps
+    task = await start()
     status: Status = "failure"
     reason = ""
     messages: list[Any] = []
@@ -162,6 +176,23 @@ async def _langchain_loop(ctx: Browser, task: Task, provider: Provider, options:
     return LoopResult(status=status, reason=reason, steps=steps, answer=answer,
                       prompt_tokens=prompt_tokens, completion_tokens=completion_tokens,
                       system=system)
+
+
+async def _start(ctx: Browser, task: Task, options: EpisodeOptions) -> Task:
+    """Run the task's setup in its start page; the task with the goal it gave. Raises
+    :class:`SetupFailed`."""
+    if task.setup is None:
+        return task
+    try:
+        given = await ctx.active_tab.aevaluate(
+            task.setup.script, {"seed": options.seed, "time_limit": options.time_limit})
+    except WebrefsError as err:
+        raise SetupFailed(f"the setup failed: {err.message[:300]}") from None
+    if not task.setup.goal:
+        return task
+    if not isinstance(given, str) or not given.strip():
+        raise SetupFailed(f"the setup gave no goal ({given!r:.80})")
+    return task.model_copy(update={"goal": given.strip()})
 
 
 async def _final_tab(ctx: Browser) -> Tab | None:
@@ -219,26 +250,32 @@ async def run_episode(
                 reason = _left_recording(ctx.requests, recorded) or reason
             return base.model_copy(update={"status": "invalid", "reason": reason,
                                            "wall_s": round(time.monotonic() - started, 2)})
-        if task.setup is not None:
-            try:
-                given = await ctx.active_tab.aevaluate(
-                    task.setup.script, {"seed": options.seed, "time_limit": options.time_limit})
-            except WebrefsError as err:
-                return base.model_copy(update={
-                    "status": "invalid", "reason": f"the setup failed: {err.message[:300]}",
-                    "wall_s": round(time.monotonic() - started, 2)})
-            if task.setup.goal:
-                if not isinstance(given, str) or not given.strip():
-                    return base.model_copy(update={
-                        "status": "invalid", "reason": f"the setup gave no goal ({given!r:.80})",
-                        "wall_s": round(time.monotonic() - started, 2)})
-                task = task.model_copy(update={"goal": given.strip()})
-        if provider.kind == "llamaindex":
-            from .llamaindex_loop import llamaindex_loop
+        given_task = task
 
-            loop = await llamaindex_loop(ctx, task, provider, options, calls, calls_mode)
-        else:
-            loop = await _langchain_loop(ctx, task, provider, options, calls, calls_mode)
+        async def start() -> Task:
+            """The task's setup, run once the agent is built (a page's timer starts here)."""
+            nonlocal given_task
+            given_task = await _start(ctx, task, options)
+            return given_task
+
+        try:
+            if provider.kind == "llamaindex":
+                from .llamaindex_loop import llamaindex_loop
+
+                loop = await llamaindex_loop(ctx, task, provider, options, calls, calls_mode,
+                                             start=start)
+            else:
+                loop = await _langchain_loop(ctx, task, provider, options, calls, calls_mode,
+                                             start)
+        except SetupFailed as not_started:
+            return base.model_copy(update={
+                "status": "invalid", "reason": str(not_started), "goal": given_task.goal,
+                "wall_s": round(time.monotonic() - started, 2)})
+        except WebrefsError as err:  # the tools could not be built (a tokenizer, a closed tab)
+            return base.model_copy(update={
+                "reason": f"{type(err).__name__}: {err.message[:300]}", "goal": given_task.goal,
+                "wall_s": round(time.monotonic() - started, 2)})
+        task = given_task
         status, reason, steps, answer = loop.status, loop.reason, loop.steps, loop.answer
         tab = await _final_tab(ctx)
         checks: list[CheckResult] = []
@@ -256,7 +293,7 @@ async def run_episode(
                 status, reason = "invalid", left
         errors = Counter(c.error for c in steps if c.error)
         return Episode(
-            task=task.id, provider=provider.name, status=status,
+            task=task.id, provider=provider.name, status=status, goal=task.goal,
             reason=reason, steps=len(steps), answer=answer[:2000], checks=checks,
             tool_errors=dict(sorted(errors.items())), prompt_tokens=loop.prompt_tokens,
             completion_tokens=loop.completion_tokens,

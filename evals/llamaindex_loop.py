@@ -11,6 +11,7 @@ run one at a time while cassettes are in use. Retries are the client's own (``ma
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -62,16 +63,21 @@ def _usage(raw: Any) -> tuple[int, int] | None:
 
 async def llamaindex_loop(ctx: Browser, task: Task, provider: Provider,
                           options: EpisodeOptions,
-                          calls: Path | None, calls_mode: CassetteMode | None) -> LoopResult:
-    """Run the task in a ``FunctionAgent``; see the module docstring."""
+                          calls: Path | None, calls_mode: CassetteMode | None, *,
+                          start: Callable[[], Awaitable[Task]] | None = None) -> LoopResult:
+    """Run the task in a ``FunctionAgent``; see the module docstring. ``start`` (the task's
+    setup) runs once the agent is built and gives the task with its goal."""
     spec = WebToolSpec(browser=ctx, max_tokens=options.max_tokens,
                        after_action=options.after_action,
-                       tools=list(options.include) if options.include is not None else "default")
+                       tools=list(options.include) if options.include is not None else "default",
+                       include=list(task.tools) or None)
     system = await spec.asystem_prompt()
     llm = provider.make_model(task)
     agent = FunctionAgent(tools=[*spec.to_tool_list(), _final_answer_tool()], llm=llm,
                           system_prompt=system, streaming=False)
     max_steps = options.max_steps or task.max_steps
+    if start is not None:
+        task = await start()
     steps: list[ToolCall] = []
     answer = ""
     usage: list[tuple[int, int] | None] = []

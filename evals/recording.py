@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import re
+import weakref
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Literal
@@ -44,7 +45,8 @@ SECRET_HEADERS = ("authorization", "x-api-key", "api-key", "cookie", "proxy-auth
 _SECRET_QUERY = re.compile(r"(?i)^(key|api[-_]?key|access[-_]?token|token|auth|sig|signature)$")
 _SLUG = re.compile(r"[^A-Za-z0-9._-]+")
 
-_LOCK: asyncio.Lock | None = None
+_LOCKS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock] = (
+    weakref.WeakKeyDictionary())
 
 
 class ReplayMiss(WebrefsError):
@@ -63,11 +65,13 @@ def cassette_path(folder: Path, provider: str, task: str) -> Path:
 
 
 def model_io_lock() -> asyncio.Lock:
-    """The lock that serializes model calls while cassettes patch the HTTP clients."""
-    global _LOCK
-    if _LOCK is None:
-        _LOCK = asyncio.Lock()
-    return _LOCK
+    """The lock that serializes model calls while cassettes patch the HTTP clients: one per
+    event loop (a lock waited on is bound to its loop, and each run may have its own)."""
+    loop = asyncio.get_running_loop()
+    lock = _LOCKS.get(loop)
+    if lock is None:
+        lock = _LOCKS[loop] = asyncio.Lock()
+    return lock
 
 
 def scrub_request(request: Any) -> Any:

@@ -82,6 +82,9 @@ class Episode(_Model):
     task: str
     provider: str
     status: Status
+    goal: str = ""
+    """The goal the agent was given: for a task whose setup reads it from the page (a seeded
+    benchmark's utterance), that one."""
     reason: str = ""
     """Why it failed, was invalid or errored (empty on success)."""
     steps: int = 0

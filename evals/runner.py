@@ -231,31 +231,30 @@ async def run_suite(options: RunOptions, *, progress: ProgressFn | None = None) 
         save()
         gate = asyncio.Semaphore(options.workers)
 
+        alone = asyncio.Lock()  # episodes of own-browser tasks when attached over CDP
+
         async def one(task: Task, provider: Provider) -> None:
             async with gate:
                 if browser.closed:
                     return
-                calls, calls_mode = calls_for(provider, task)
-                running = asyncio.ensure_future(run_episode(
-                    browser, loaded, task, provider, options.episode,
-                    record_har=har_for(pages_out, provider, task, writing=True)
-                    if pages_out else None,
-                    replay_har=har_for(options.pages, provider, task, writing=False)
-                    if options.pages else None,
-                    calls=calls, calls_mode=calls_mode,
-                ))
-                while not running.done():  # a dead browser may leave a call waiting forever
-                    await asyncio.wait([running], timeout=0.5)
-                    if browser.closed and not running.done():
-                        running.cancel()
-                        with contextlib.suppress(asyncio.CancelledError, Exception):
-                            await running
-                if running.cancelled():
-                    episode = Episode(task=task.id, provider=provider.name, status="error",
-                                      reason="the browser closed during the episode",
-                                      tags=list(task.tags))
+                if task.own_browser and not options.browser_endpoint:
+                    try:
+                        own = await _open_browser(options, ports)
+                    except WebrefsError as err:
+                        episode = Episode(task=task.id, provider=provider.name, status="error",
+                                          reason=f"no browser of its own: {err.message[:300]}",
+                                          tags=list(task.tags))
+                    else:
+                        try:
+                            episode = await _episode(own, task, provider)
+                        finally:
+                            with contextlib.suppress(WebrefsError):
+                                await own.aclose()
+                elif task.own_browser:  # one browser for all: such episodes take turns
+                    async with alone:
+                        episode = await _episode(browser, task, provider)
                 else:
-                    episode = running.result()
+                    episode = await _episode(browser, task, provider)
                 cost = episode_cost(options.prices.get(provider.name), episode.prompt_tokens,
                                     episode.completion_tokens)
                 if cost is not None:
@@ -265,6 +264,35 @@ async def run_suite(options: RunOptions, *, progress: ProgressFn | None = None) 
                 save()
                 if progress is not None:
                     progress(episode, len(results.episodes), total)
+
+        async def _episode(where: Browser, task: Task, provider: Provider) -> Episode:
+            """One episode in ``where``; what goes wrong is in the episode, never raised."""
+            calls, calls_mode = calls_for(provider, task)
+            running = asyncio.ensure_future(run_episode(
+                where, loaded, task, provider, options.episode,
+                record_har=har_for(pages_out, provider, task, writing=True)
+                if pages_out else None,
+                replay_har=har_for(options.pages, provider, task, writing=False)
+                if options.pages else None,
+                calls=calls, calls_mode=calls_mode,
+            ))
+            while not running.done():  # a dead browser may leave a call waiting forever
+                await asyncio.wait([running], timeout=0.5)
+                if where.closed and not running.done():
+                    running.cancel()
+                    with contextlib.suppress(asyncio.CancelledError, Exception):
+                        await running
+            if running.cancelled():
+                return Episode(task=task.id, provider=provider.name, status="error",
+                               reason="the browser closed during the episode",
+                               tags=list(task.tags))
+            failed = running.exception()
+            if failed is not None:  # never expected (an episode reports what goes wrong)
+                return Episode(task=task.id, provider=provider.name, status="error",
+                               reason=f"{type(failed).__name__}: "
+                                      f"{' '.join(str(failed).split())[:300]}",
+                               tags=list(task.tags))
+            return running.result()
 
         jobs = [asyncio.ensure_future(one(t, p)) for t, p in todo]
         try:

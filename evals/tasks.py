@@ -253,6 +253,26 @@ class Task(_Model):
     """A solution through the tools, written against roles and names."""
     setup: Setup | None = None
     """Run in the start page before the agent starts (seeding, the goal read from the page)."""
+    own_browser: bool = False
+    """Run each episode in a browser process of its own, not in a context of the run's shared
+    browser: for tasks that use what the contexts of one browser share, such as the clipboard
+    (a copy in one episode would be pasted in another). Attached to a browser over CDP, such
+    episodes take turns instead."""
+    tools: tuple[str, ...] = ()
+    """Tools this task needs besides the run's selection (tool names or group names of
+    ``webrefs.tools.TOOL_GROUPS``, such as ``web_hover``): every provider is offered them on
+    this task."""
+
+    @field_validator("tools")
+    @classmethod
+    def _known_tools(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        from webrefs.tools import TOOL_GROUPS, TOOL_SPECS
+
+        unknown = [t for t in value if t not in TOOL_SPECS and t not in TOOL_GROUPS]
+        if unknown:
+            raise ValueError(f"unknown tool(s) {', '.join(unknown)}; use names of "
+                             f"{', '.join(TOOL_SPECS)} or groups {', '.join(TOOL_GROUPS)}")
+        return value
 
     @property
     def reference_calls(self) -> tuple[ToolStep, ...]:

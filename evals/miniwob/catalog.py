@@ -6,7 +6,8 @@ gymnasium environments (``miniwob/<task>-v1``); its pages without an environment
 (``button-delay``, ``chase-circle``, ``hover-shape``, ``moving-items``, ``simon-says``) and
 the FlightWoB pages are not part of it. A task is expressible when a model could solve it with
 the default tools (snapshot, click, fill, select, check, scroll, press a key, read text),
-acting on refs found by role and name. :data:`NOT_EXPRESSIBLE` says for each other task what
+acting on refs found by role and name, plus the optional tools :data:`TOOLS` gives a task
+(``web_hover`` for click-menu). :data:`NOT_EXPRESSIBLE` says for each other task what
 it needs; none of them is run.
 
 ``python -m webrefs.evals.miniwob.catalog`` writes ``evals/suites/miniwob.json`` again (a
@@ -21,7 +22,8 @@ from typing import Any
 
 from .site import ORIGIN, REWARD_JS, SETUP_JS
 
-__all__ = ["DRAG", "NOT_EXPRESSIBLE", "TASKS", "build_suite", "expressible", "write_suite"]
+__all__ = ["DRAG", "NOT_EXPRESSIBLE", "OWN_BROWSER", "TASKS", "TOOLS", "build_suite",
+           "expressible", "write_suite"]
 
 TASKS: tuple[str, ...] = (
     "ascending-numbers", "bisect-angle", "book-flight", "book-flight-nodelay", "buy-ticket",
@@ -82,6 +84,9 @@ NOT_EXPRESSIBLE: dict[str, str] = {
     "click-shape": _SEE,
     "count-shape": _SEE,
     "count-sides": _SEE,
+    "daily-calendar": ("creating an event is a drag across the calendar's half-hour rows "
+                       "(press on one, move over another, release), and those rows are empty "
+                       "boxes without a role or a name, so the outline gives them no ref"),
     "drag-box": DRAG,
     "drag-circle": DRAG,
     "drag-cube": DRAG,
@@ -130,9 +135,19 @@ NOT_EXPRESSIBLE: dict[str, str] = {
 
 _STEPS = {"book-flight": 40, "book-flight-nodelay": 40, "email-inbox": 20,
           "email-inbox-nl-turk": 20, "guess-number": 20, "generate-number": 20,
-          "stock-market": 100, "search-engine": 20, "phone-book": 20, "navigate-tree": 30,
+          "stock-market": 200, "search-engine": 20, "phone-book": 20, "navigate-tree": 30,
           "daily-calendar": 30, "terminal": 40, "choose-date": 25, "choose-date-medium": 25,
           "choose-date-nodelay": 25}
+
+
+TOOLS: dict[str, tuple[str, ...]] = {"click-menu": ("web_hover",)}
+"""Tools a task needs besides the defaults (a submenu opens only while its parent is
+hovered; a click on the parent ends the episode)."""
+
+
+OWN_BROWSER = frozenset({"copy-paste", "copy-paste-2"})
+"""Tasks that copy and paste: the clipboard is one per browser process, so each of their
+episodes runs in a browser of its own."""
 
 
 def expressible() -> tuple[str, ...]:
@@ -151,6 +166,8 @@ def build_suite() -> dict[str, Any]:
         "setup": {"script": SETUP_JS, "goal": True},
         "success": [{"type": "reward", "expression": REWARD_JS}],
         "reference": [{"policy": "webrefs.evals.miniwob.families:reference_model"}],
+        **({"tools": list(TOOLS[name])} if name in TOOLS else {}),
+        **({"own_browser": True} if name in OWN_BROWSER else {}),
     } for name in expressible()]
     return {
         "schema": 1,

@@ -4,7 +4,10 @@ The pages are the ``miniwob`` package's ``html`` folder, served as static files 
 the pages do not declare; ``unicode-test`` needs it) under ``http://miniwob.webrefs.test``.
 An episode starts the way MiniWoB's gymnasium environment starts one: after the page has
 loaded, ``Math.seedrandom(seed)``, the data mode ``train``, ``core.startEpisodeReal()``, then
-a wait for ``WOB_TASK_READY``; the goal is the task's utterance (``#query``). The page's own
+a wait for ``WOB_TASK_READY``; the goal is the task's utterance (``#query``). The side
+panel of scores and the countdown (``#reward-display``) is hidden, as MiniWoB's own DOM
+observation leaves it out: it is not part of the task, and a countdown in every snapshot
+would make prompts differ with timing (recorded model calls could not replay). The page's own
 timer (``core.EPISODE_MAX_TIME``) ends the episode with reward -1 when time runs out, unless
 the time limit is lifted. At the end the reward is ``WOB_REWARD_GLOBAL`` (time-discounted,
 as published) when the page says it is done (``WOB_DONE_GLOBAL``), else -1.
@@ -29,6 +32,7 @@ SETUP_JS = """async ({seed, time_limit}) => {
   Math.seedrandom(seed);
   core.setDataMode('train');
   core.startEpisodeReal();
+  if (core.hideDisplay) core.hideDisplay();
   for (let i = 0; i < 40 && !WOB_TASK_READY; i++) await wait(50);
   if (!WOB_TASK_READY) throw new Error('the MiniWoB task did not become ready');
   const u = core.getUtterance();

@@ -4,7 +4,10 @@ Visible text is read by walking the DOM in document order: text under ``display:
 ``visibility:hidden``, ``opacity:0``, zero-size clipped boxes (screen-reader-only tricks), tiny
 fonts, or far off-screen is left out, so hidden instructions planted in a page do not reach the
 model. Without a target the page's main content is read: ``<main>``, else the ``<article>``,
-else the block holding the most paragraph text, else the body.
+else the block holding the most paragraph text, else the body. A text field (``<input>``,
+``<textarea>``) gives its current value, never its markup's text (a textarea's text content is
+only its initial value); read on its own it gives the value as typed, line breaks and spaces
+kept. Masked and password fields give nothing.
 """
 
 from __future__ import annotations
@@ -58,6 +61,17 @@ _VISIBLE_TEXT_JS = """
         !parseFloat(s.webkitTextStrokeWidth)) return true;
     return false;
   };
+  const TYPED = ['text', 'search', 'email', 'url', 'tel', 'number'];
+  // the current value of a text field (null for other elements): a textarea's text content
+  // is only its initial value; masked and password fields show nothing
+  const fieldValue = (el, s) => {
+    const tag = el.tagName.toUpperCase();
+    if (tag !== 'TEXTAREA' && !(tag === 'INPUT' && TYPED.includes((el.type || '').toLowerCase())))
+      return null;
+    if ((s.webkitTextSecurity || 'none') !== 'none' ||
+        /password/i.test(el.getAttribute('autocomplete') || '')) return '';
+    return String(el.value || '');
+  };
   const walk = (node) => {
     for (let n = node.firstChild; n; n = n.nextSibling) {
       if (n.nodeType === 3) {
@@ -72,10 +86,13 @@ _VISIBLE_TEXT_JS = """
         const block = BLOCK.test(s.display);
         if (block) out.push('\\n');
         else if (s.display === 'table-cell') out.push(' \\t ');
-        if (n.tagName === 'INPUT' && ['text', 'search', 'email', 'url', 'tel', 'number']
-              .includes((n.type || '').toLowerCase()) && n.value &&
-            (s.webkitTextSecurity || 'none') === 'none' &&
-            !/password/i.test(n.getAttribute('autocomplete') || '')) out.push(' ' + n.value + ' ');
+        const typed = fieldValue(n, s);
+        if (typed !== null) {  // a field shows its value, not its markup's text
+          const pad = n.tagName === 'TEXTAREA' ? '\\n' : ' ';
+          if (typed) out.push(pad + typed + pad);
+          if (block) out.push('\\n');
+          continue;
+        }
         if (n.tagName === 'DETAILS' && !n.open) {  // closed: only its summary shows
           const sm = n.querySelector(':scope > summary');
           if (sm) walk(sm);
@@ -85,6 +102,10 @@ _VISIBLE_TEXT_JS = """
     }
   };
   if (!root) return '';
+  if (root.nodeType === 1) {  // a text field read on its own: its value, as typed
+    const own = fieldValue(root, getComputedStyle(root));
+    if (own !== null) return own;
+  }
   walk(root.shadowRoot || root);
   return out.join('').split('\\n').map((l) => l.replace(/[ \\t]+/g, ' ').trim())
     .filter((l, i, a) => l || (i > 0 && a[i - 1])).join('\\n').trim();

@@ -5,6 +5,8 @@ and a seeded episode shows the same goal and page every time."""
 from __future__ import annotations
 
 import asyncio
+import json
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -124,3 +126,48 @@ def test_a_seeded_episode_shows_the_same_goal_and_page(tmp_path: Path) -> None:
     assert first == again
     assert first[0].startswith("Select ") and first[0] != other[0]
     assert "checkbox" in first[1] and first[1] != other[1]
+
+
+def _copy_wait_paste(barrier: threading.Barrier) -> Any:
+    """copy-paste's policy with a pause between copying and pasting until the other episode
+    has copied too: with one clipboard for both, one of them pastes the other's text."""
+    def play(goal: str) -> Play:
+        page = yield from look()
+        boxes = page.all("textbox")
+        source = next(b for b in boxes if b.value)
+        target = [b for b in boxes if not b.value][-1]
+        yield ("web_press_key", {"key": "ControlOrMeta+A", "ref": source.ref})
+        yield ("web_press_key", {"key": "ControlOrMeta+C", "ref": source.ref})
+        barrier.wait()  # runs on LangChain's worker thread, like a model thinking
+        yield ("web_press_key", {"key": "ControlOrMeta+V", "ref": target.ref})
+        submit = page.first("button", "Submit")
+        assert submit is not None and submit.ref is not None
+        yield ("web_click", {"ref": submit.ref})
+        return None
+    return play
+
+
+@pytest.mark.timeout(240)
+def test_clipboard_tasks_run_in_a_browser_of_their_own(tmp_path: Path) -> None:
+    tasks = ("copy-paste", "copy-paste-2")
+    loaded = load_suite("miniwob")
+    assert all(loaded.suite.task(t).own_browser for t in tasks)
+
+    def both(suite: str, out: Path) -> dict[str, str]:
+        barrier = threading.Barrier(2, timeout=90)
+        copier = Provider(name="copier", label="copies, waits, pastes", baseline=True,
+                          make_model=lambda task: PolicyChatModel(policy=_copy_wait_paste(
+                              barrier)))
+        results = asyncio.run(run_suite(RunOptions(
+            suite=suite, providers=(copier,), out=out, tasks=tasks, workers=2,
+            episode=EpisodeOptions(seed=2, time_limit=False))))
+        return {e.task: e.status for e in results.episodes}
+
+    assert both("miniwob", tmp_path / "own") == {t: "success" for t in tasks}
+    # the same episodes in contexts of one shared browser: one pastes the other's text
+    shared = json.loads(Path(loaded.path).read_text(encoding="utf-8"))
+    for task in shared["tasks"]:
+        task.pop("own_browser", None)
+    (tmp_path / "shared.json").write_text(json.dumps(shared), encoding="utf-8")
+    statuses = both(str(tmp_path / "shared.json"), tmp_path / "shared")
+    assert sorted(statuses.values()) == ["failure", "success"]

@@ -114,9 +114,96 @@ def test_a_policy_stops_with_a_reason_when_the_page_lacks_its_target() -> None:
     with pytest.raises(ScriptError, match="no reference policy"):
         from webrefs.evals.miniwob.families import _missing
 
-        Driver(_missing("terminal"), "x").next_call(None)
+        Driver(_missing("some-task"), "x").next_call(None)
 
 
 def test_get_text_results_lose_their_header_and_fences() -> None:
     result = "Text of element e1:\n<<<page content ab: data>>>\nHello there.\n<<<end ab>>>"
     assert page_text(result) == "Hello there."
+
+
+def test_click_checkboxes_soft_checks_the_synonym_of_each_word() -> None:
+    shown = snap('- checkbox "brave" [ref=e2]', '- checkbox "wicked" [ref=e3]',
+                 '- checkbox "fat" [ref=e4]', '- checkbox "peculiar" [ref=e5]',
+                 '- button "Submit" [ref=e6]')
+    calls = play("click-checkboxes-soft",
+                 "Select words similar to courageous, chubby and click Submit.", [shown])
+    assert calls[1:] == [("web_check", {"ref": "e2", "checked": True}),
+                         ("web_check", {"ref": "e4", "checked": True}),
+                         ("web_click", {"ref": "e6"})]
+
+
+def test_terminal_lists_the_files_then_removes_the_one_asked_for() -> None:
+    before = snap('- text "terminal" [ref=e2]', '- text "user$"')
+    listed = snap('- text "terminal" [ref=e2]', '- text "user$ ls" [ref=e3]',
+                  '- text "index.rb media.html window" [ref=e4]', '- text "user$"')
+    goal = "Use the terminal below to delete a file that has no file extension."
+    results = [before, "Clicked e2", "Pressed", "Pressed", "Pressed", listed] + ["Pressed"] * 11
+    calls = play("terminal", goal, results)
+    keys = "".join(a["key"] if len(a["key"]) == 1 else f"<{a['key']}>"
+                   for tool, a in calls if tool == "web_press_key")
+    assert calls[1] == ("web_click", {"ref": "e2"})
+    assert keys == "ls<Enter>rm<Space>window<Enter>"
+    dotted = snap('- text "user$ ls" [ref=e3]', '- text "a.tar.gz b.gz c" [ref=e4]')
+    calls = play("terminal", "Use the terminal below to delete a file ending with the extension "
+                 ".tar.gz", [before, "Clicked", "P", "P", "P", dotted] + ["P"] * 20)
+    assert "".join(a["key"] for t, a in calls[6:] if len(a["key"]) == 1) == "rma.tar.gz"
+
+
+def test_book_flight_prefers_the_airport_code_among_suggestions() -> None:
+    form = snap('- textbox "From:" [ref=e3]', '- textbox "To:" [ref=e4]',
+                '- textbox [readonly] [ref=e6]', '- button "Search" [ref=e7]')
+    suggested = snap('- textbox "To:" [value="LEX"] [ref=e4]', '- list:',
+                     '  - listitem [ref=e13]:', '    - text "Alexandria, LA (AEX)" [ref=e14]',
+                     '  - listitem [ref=e15]:', '    - text "Lexington, KY (LEX)" [ref=e16]')
+    from webrefs.evals.miniwob.families import pick_suggestion
+
+    driver = Driver(lambda goal: pick_suggestion(parse(form).first("textbox", "To:"), "LEX",
+                                                 "To field"), "")
+    assert driver.next_call(None) == ("web_fill", {"ref": "e4", "value": "LEX"})
+    assert driver.next_call("Filled e4")[0] == "web_snapshot"  # type: ignore[index]
+    assert driver.next_call(suggested) == ("web_click", {"ref": "e16"})
+
+
+def test_book_flight_books_the_shortest_flight_listed() -> None:
+    results = snap('- text "Duration:" [ref=e1]', '- text "11h 35m" [ref=e2]',
+                   '- button "Book flight for $648" [ref=e3]', '- text "Duration:" [ref=e4]',
+                   '- text "4h 34m" [ref=e5]', '- button "Book flight for $665" [ref=e6]',
+                   '- text "Duration:" [ref=e7]', '- text "8h 52m" [ref=e8]',
+                   '- button "Book flight for $328" [ref=e9]')
+    goal = "Book the shortest one-way flight from: Cincinnati, OH to: LEX on 10/16/2016."
+    form = snap('- textbox "From:" [ref=e3]', '- textbox "To:" [ref=e4]',
+                '- textbox [readonly] [ref=e6]', '- button "Search" [ref=e7]',
+                '- list:', '  - listitem [ref=e13]:', '    - text "Lexington, KY (LEX)" [ref=e14]',
+                '  - listitem [ref=e15]:', '    - text "Cincinnati, OH (CVG)" [ref=e16]',
+                '- text "October 2016"', '- link "16" [ref=e20]')
+    driver = Driver(POLICIES["book-flight"], goal)
+    call, seen = driver.next_call(None), []
+    while call is not None and len(seen) < 30:
+        seen.append(call)
+        after_search = any(c == ("web_click", {"ref": "e7"}) for c in seen[:-1])
+        call = driver.next_call(results if after_search else form)
+    assert seen[-1] == ("web_click", {"ref": "e6"})
+    assert ("web_click", {"ref": "e20"}) in seen  # the day in the date picker
+
+
+def test_copy_paste_pastes_into_the_empty_field_wherever_it_is() -> None:
+    shown = snap('- textbox [ref=e1]', '- textbox [value="Commodo eu enim."] [ref=e2]',
+                 '- button "Submit" [ref=e3]')
+    calls = play("copy-paste", "Copy the text in the textarea below, paste it into the textbox "
+                 "and press Submit.", [shown])
+    assert [(t, a.get("ref"), a.get("key")) for t, a in calls[1:]] == [
+        ("web_press_key", "e2", "ControlOrMeta+A"), ("web_press_key", "e2", "ControlOrMeta+C"),
+        ("web_press_key", "e1", "ControlOrMeta+V"), ("web_click", "e3", None)]
+
+
+def test_stock_market_buys_only_below_the_limit_by_a_margin() -> None:
+    from webrefs.evals.miniwob.families import stock_margin
+
+    assert stock_margin(0, []) == 1.5 and stock_margin(0, [2.0, 2.0]) == 4.0
+    assert stock_margin(50, [0.2]) == 0.6 and stock_margin(80, [3.0]) == 0.0
+    goal = "Buy EFN stock when the price is less than $49.60."
+    near = snap('- text "$48.90"', '- button "Buy" [ref=e4]')  # under, but by less than $1.50
+    low = snap('- text "$47.90"', '- button "Buy" [ref=e4]')
+    calls = play("stock-market", goal, [near, near, low])
+    assert [t for t, _ in calls] == ["web_snapshot"] * 3 + ["web_click"]
