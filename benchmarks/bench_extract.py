@@ -28,7 +28,7 @@ from typing import Any
 from playwright.async_api import Page, Route, async_playwright
 from webrefs.models import Node, PageTree
 from webrefs.session.launcher import chromium_args, find_chromium
-from webrefs.snapshot.extract import extract_page
+from webrefs.snapshot.extract import DEFAULT_LIMITS, extract_page
 from webrefs.snapshot.refs import RefBook
 from webrefs.snapshot.world import World, register_engine
 
@@ -370,7 +370,8 @@ def report(results: list[PageResult], repeat: int) -> str:
     out += [
         "",
         f"Our caps explain {cap_nodes + cap_options} of the misses: {cap_nodes} on the "
-        f"{sum(r.truncated for r in ok)} pages with more than 2,000 nodes to show (the walk "
+        f"{sum(r.truncated for r in ok)} pages with more than {DEFAULT_LIMITS.max_nodes:,} nodes "
+        "to show (the walk "
         f"stops at maxNodes) and {cap_options} options past the 50 listed per select "
         "(maxOptions). Without those:",
         "",
@@ -404,7 +405,7 @@ def report(results: list[PageResult], repeat: int) -> str:
         f"({role_hits / counted if counted else 1:.3f} / "
         f"{name_hits / counted if counted else 1:.3f}): "
         f"{verdict[counted == 0 or role_hits / counted >= 0.98]}, because a page with more "
-        "than 2,000 nodes to show is cut at maxNodes by design.",
+        f"than {DEFAULT_LIMITS.max_nodes:,} nodes to show is cut at maxNodes by design.",
     ]
     errors = [r for r in results if r.error]
     if errors:

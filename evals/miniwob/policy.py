@@ -15,25 +15,22 @@ suite's ``{"policy": "webrefs.evals.miniwob.families:reference_model"}`` names.
 
 from __future__ import annotations
 
-import itertools
 import json
-from collections.abc import Callable, Generator, Sequence
+from collections.abc import Callable, Generator
 from typing import Any
 
 from webrefs.errors import missing_extra
 
 try:
     from langchain_core.callbacks import CallbackManagerForLLMRun
-    from langchain_core.language_models import BaseChatModel
     from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
     from langchain_core.outputs import ChatGeneration, ChatResult
-    from langchain_core.tools import BaseTool
 except ImportError as exc:  # pragma: no cover - the evals extra is installed with miniwob
     raise missing_extra("webrefs.evals.miniwob.policy", "langchain") from exc
 
-from pydantic import ConfigDict, PrivateAttr
+from pydantic import PrivateAttr
 
-from ..providermodel import content_text
+from ..offline_model import OfflineChatModel, message_text
 from ..scripted import ScriptError
 from .outline import Item, Outline, parse
 
@@ -129,36 +126,24 @@ class Driver:
             return None
 
 
-def _text(message: BaseMessage) -> str:
-    return content_text(message.content)
-
-
-class PolicyChatModel(BaseChatModel):
+class PolicyChatModel(OfflineChatModel):
     """A policy as a chat model: one tool call per turn, then the answer."""
-
-    model_config = ConfigDict(arbitrary_types_allowed=True)
 
     policy: Policy
     text_actions: bool = False
     _driver: Driver | None = PrivateAttr(default=None)
-    _ids: Any = PrivateAttr(default_factory=lambda: itertools.count(1))
 
     @property
     def _llm_type(self) -> str:
         return "webrefs-miniwob-reference"
 
-    def bind_tools(
-        self, tools: Sequence[dict[str, Any] | type | Callable[..., Any] | BaseTool], **kwargs: Any
-    ) -> PolicyChatModel:
-        return self
-
     def _result(self, messages: list[BaseMessage]) -> str | None:
         """The newest tool result (a tool message, or a "Result of" turn in text mode)."""
         last = messages[-1] if messages else None
         if isinstance(last, ToolMessage):
-            return _text(last)
-        if isinstance(last, HumanMessage) and _text(last).startswith("Result of "):
-            return _text(last).split("\n", 1)[-1]
+            return message_text(last)
+        if isinstance(last, HumanMessage) and message_text(last).startswith("Result of "):
+            return message_text(last).split("\n", 1)[-1]
         return None
 
     def _generate(
@@ -169,7 +154,7 @@ class PolicyChatModel(BaseChatModel):
         **kwargs: Any,
     ) -> ChatResult:
         if self._driver is None:
-            goal = next((_text(m) for m in messages if isinstance(m, HumanMessage)), "")
+            goal = next((message_text(m) for m in messages if isinstance(m, HumanMessage)), "")
             self._driver = Driver(self.policy, goal)
         call = self._driver.next_call(self._result(messages))
         if call is None:
@@ -178,7 +163,5 @@ class PolicyChatModel(BaseChatModel):
             body = json.dumps({"tool": call[0], "args": call[1]})
             message = AIMessage(content=f"Next I call {call[0]}.\n```json\n{body}\n```")
         else:
-            message = AIMessage(content="", tool_calls=[{
-                "name": call[0], "args": call[1], "id": f"call_{next(self._ids)}",
-                "type": "tool_call"}])
+            message = self.tool_call(*call)
         return ChatResult(generations=[ChatGeneration(message=message)])
