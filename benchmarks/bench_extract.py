@@ -23,18 +23,15 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
-from playwright.async_api import Page, Route, async_playwright
+from corpus import DEFAULT_CORPUS, ORIGIN, REPO, BenchTab, corpus_files, serve_only
+from playwright.async_api import Page, async_playwright
 from webrefs.models import Node, PageTree
 from webrefs.session.launcher import chromium_args, find_chromium
 from webrefs.snapshot.extract import DEFAULT_LIMITS, extract_page
-from webrefs.snapshot.refs import RefBook
 from webrefs.snapshot.world import World, register_engine
 
-REPO = Path(__file__).resolve().parent.parent
 README = REPO / "benchmarks" / "README.md"
-ORIGIN = "http://corpus.webrefs.test"
 ROLES = ("link", "button", "textbox", "searchbox", "combobox", "checkbox", "radio", "slider",
          "spinbutton", "switch", "menuitem", "tab", "option")
 LINE = re.compile(r'^(?P<indent>\s*)- (?P<role>[a-z]+)(?: "(?P<name>(?:[^"\\]|\\.)*)")?'
@@ -108,14 +105,6 @@ class PageResult:
         return self.ours_ms / self.aria_ms if self.aria_ms else 0.0
 
 
-class _BenchTab:
-    """What extract_page needs of a tab: its page and ref book."""
-
-    def __init__(self, page: Page, world: World) -> None:
-        self.page = page
-        self.refs = RefBook(world)
-
-
 def fold(s: str) -> str:
     return " ".join(s.split())
 
@@ -186,7 +175,7 @@ def same_name(ours: str, theirs: str) -> bool:
     return ours.endswith("\u2026") and len(a) > 20 and b.startswith(a[:-1])
 
 
-async def measure(page: Page, tab: _BenchTab, res: PageResult, repeat: int) -> None:
+async def measure(page: Page, tab: BenchTab, res: PageResult, repeat: int) -> None:
     ours, aria, js = [], [], []
     tree: PageTree | None = None
     aria_text = ""
@@ -276,20 +265,9 @@ async def why_hidden(page: Page, ref: str | None) -> str | None:
 
 
 
-def _serve_only(url: str, body: bytes) -> Any:
-    async def route(r: Route) -> None:
-        if r.request.url == url:
-            await r.fulfill(body=body, content_type="text/html; charset=utf-8")
-        else:
-            await r.abort()
-
-    return route
-
-
 async def run(corpus: Path, limit: int | None, repeat: int,
               world_kind: str = "isolated") -> list[PageResult]:
-    files = [line.split("\t")[0] for line in (corpus / "INDEX.tsv").read_text().splitlines()[1:]
-             if line.strip()]
+    files = corpus_files(corpus)
     if limit:
         files = files[:limit]
     results: list[PageResult] = []
@@ -303,10 +281,10 @@ async def run(corpus: Path, limit: int | None, repeat: int,
             url = f"{ORIGIN}/{name}"
 
             page = await context.new_page()
-            await page.route("**/*", _serve_only(url, body))
+            await page.route("**/*", serve_only(url, body))
             try:
                 await page.goto(url, wait_until="load", timeout=20000)
-                await measure(page, _BenchTab(page, world), res, repeat)
+                await measure(page, BenchTab(page, world), res, repeat)
             except Exception as exc:  # reported per page
                 res.error = str(exc).splitlines()[0][:200]
             await page.close()
@@ -454,7 +432,7 @@ def write_readme(section: str) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--corpus", type=Path, default=REPO.parent / "shared" / "corpus",
+    parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS,
                         help="folder with INDEX.tsv and the saved pages (default ../shared/corpus)")
     parser.add_argument("--limit", type=int, default=None, help="only the first N pages")
     parser.add_argument("--repeat", type=int, default=3, help="timed runs per page")

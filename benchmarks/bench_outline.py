@@ -20,17 +20,15 @@ import re
 import statistics
 import sys
 from pathlib import Path
-from typing import Any
 
-from playwright.async_api import Route, async_playwright
+from corpus import DEFAULT_CORPUS, ORIGIN, corpus_files, serve_only
+from playwright.async_api import async_playwright
 from webrefs.render import render
 from webrefs.session.launcher import chromium_args, find_chromium
 from webrefs.snapshot.extract import extract_page
 from webrefs.snapshot.refs import RefBook
 from webrefs.snapshot.world import World, click_responder_js, register_engine
 
-REPO = Path(__file__).resolve().parent.parent
-ORIGIN = "http://corpus.webrefs.test"
 UNBOUNDED = 1_000_000
 KINDS = ("default", "full")
 METRICS = ("lines", "refs", "tokens")
@@ -45,24 +43,6 @@ FEATURES = {
 """Lines of the full rendering counted per kind, to see what a change to the line format did."""
 
 
-class _BenchTab:
-    """What extract_page needs of a tab: its page and ref book."""
-
-    def __init__(self, page: Any, world: World) -> None:
-        self.page = page
-        self.refs = RefBook(world)
-
-
-def _serve_only(url: str, body: bytes) -> Any:
-    async def route(r: Route) -> None:
-        if r.request.url == url:
-            await r.fulfill(body=body, content_type="text/html; charset=utf-8")
-        else:
-            await r.abort()
-
-    return route
-
-
 def count(text: str, refs: int, tokens: int) -> dict[str, int]:
     """Node lines (the header and ``- ...`` markers not counted), refs, tokens, and lines of
     each kind in :data:`FEATURES`."""
@@ -75,8 +55,7 @@ def count(text: str, refs: int, tokens: int) -> dict[str, int]:
 
 
 async def run(corpus: Path, limit: int | None) -> dict[str, dict[str, dict[str, int]]]:
-    files = [line.split("\t")[0] for line in (corpus / "INDEX.tsv").read_text().splitlines()[1:]
-             if line.strip()]
+    files = corpus_files(corpus)
     if limit:
         files = files[:limit]
     out: dict[str, dict[str, dict[str, int]]] = {}
@@ -88,7 +67,7 @@ async def run(corpus: Path, limit: int | None) -> dict[str, dict[str, dict[str, 
         for i, name in enumerate(files):
             url = f"{ORIGIN}/{name}"
             page = await context.new_page()
-            await page.route("**/*", _serve_only(url, (corpus / name).read_bytes()))
+            await page.route("**/*", serve_only(url, (corpus / name).read_bytes()))
             try:
                 await page.goto(url, wait_until="load", timeout=20000)
                 tree = await extract_page(page, RefBook(world))
@@ -145,7 +124,7 @@ def report(results: dict[str, dict[str, dict[str, int]]],
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--corpus", type=Path, default=REPO.parent / "shared" / "corpus",
+    parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS,
                         help="folder with INDEX.tsv and the pages")
     parser.add_argument("--limit", type=int, default=None, help="only the first N pages")
     parser.add_argument("--json", type=Path, default=None, help="also write the counts here")

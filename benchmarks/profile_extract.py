@@ -19,14 +19,12 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+from corpus import DEFAULT_CORPUS, ORIGIN, corpus_files, serve_only
 from playwright.async_api import async_playwright
 from webrefs.session.launcher import chromium_args, find_chromium
 from webrefs.snapshot.extract import extract_page
 from webrefs.snapshot.refs import RefBook
 from webrefs.snapshot.world import World, register_engine
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_extract import ORIGIN, REPO, _serve_only
 
 _NOT_WORK = {"(idle)", "(program)"}
 
@@ -34,8 +32,7 @@ _NOT_WORK = {"(idle)", "(program)"}
 async def profile(corpus: Path, step: int, runs: int, world_kind: str) -> Counter[str]:
     """Self samples per function over every ``step``-th corpus page, ``runs`` extractions
     each (after one warm-up)."""
-    files = [line.split("\t")[0] for line in (corpus / "INDEX.tsv").read_text().splitlines()[1:]
-             if line.strip()][::step]
+    files = corpus_files(corpus)[::step]
     hits: Counter[str] = Counter()
     async with async_playwright() as pw:
         world = World(await register_engine(pw) if world_kind == "isolated" else None)
@@ -44,7 +41,7 @@ async def profile(corpus: Path, step: int, runs: int, world_kind: str) -> Counte
         for name in files:
             page = await context.new_page()
             url = f"{ORIGIN}/{name}"
-            await page.route("**/*", _serve_only(url, (corpus / name).read_bytes()))
+            await page.route("**/*", serve_only(url, (corpus / name).read_bytes()))
             try:
                 await page.goto(url, wait_until="load", timeout=20000)
             except Exception as exc:  # reported, the page is left out
@@ -85,7 +82,7 @@ def report(hits: Counter[str], top: int) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--corpus", type=Path, default=REPO.parent / "shared" / "corpus")
+    parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
     parser.add_argument("--step", type=int, default=6, help="every N-th page of the corpus")
     parser.add_argument("--runs", type=int, default=5, help="profiled extractions per page")
     parser.add_argument("--world", choices=("isolated", "main"), default="isolated")

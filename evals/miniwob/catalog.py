@@ -64,8 +64,6 @@ _POINT = ("needs a click at pixel coordinates in a drawing (no element to name);
           "web_screenshot plus a coordinate click would express it")
 _SEE = ("needs seeing colours or shapes drawn on the page (SVG or styled boxes without "
         "names); web_screenshot plus a coordinate click would express it")
-_SLIDER = ("needs moving a jQuery UI slider: its handle is a focusable element without a "
-           "role, so the outline gives it no ref (web_press_key on that ref would express it)")
 _TREE = ("folders and files look alike in the outline (list items with a name; only an icon "
          "tells them apart), and clicking a file that is not the target fails the task")
 _ICONS = ("its controls are icons without a role or a name, so the outline gives them no "
@@ -109,7 +107,6 @@ NOT_EXPRESSIBLE: dict[str, str] = {
     "email-inbox-reply": _ICONS,
     "email-inbox-star-reply": _ICONS,
     "find-midpoint": _POINT,
-    "form-sequence": _SLIDER,
     "grid-coordinate": _POINT,
     "highlight-text": _SELECT,
     "highlight-text-2": _SELECT,
@@ -127,8 +124,6 @@ NOT_EXPRESSIBLE: dict[str, str] = {
     "tic-tac-toe": _SEE,
     "use-colorwheel": _POINT,
     "use-colorwheel-2": _POINT,
-    "use-slider": _SLIDER,
-    "use-slider-2": _SLIDER,
     "visual-addition": _SEE,
 }
 """The tasks left out of the suite, with what they need."""
@@ -137,7 +132,8 @@ _STEPS = {"book-flight": 40, "book-flight-nodelay": 40, "email-inbox": 20,
           "email-inbox-nl-turk": 20, "guess-number": 20, "generate-number": 20,
           "stock-market": 200, "search-engine": 20, "phone-book": 20, "navigate-tree": 30,
           "daily-calendar": 30, "terminal": 40, "choose-date": 25, "choose-date-medium": 25,
-          "choose-date-nodelay": 25}
+          "choose-date-nodelay": 25, "use-slider": 60, "use-slider-2": 60,
+          "form-sequence": 60}
 
 
 TOOLS: dict[str, tuple[str, ...]] = {"click-menu": ("web_hover",)}

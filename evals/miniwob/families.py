@@ -447,6 +447,87 @@ def use_spinner(goal: str) -> Play:
     return None
 
 
+def _sliders(page: Outline) -> list[tuple[Item, Item]]:
+    """Each slider's handle (the nameless control under a box hinted "slider", "slider-2"...)
+    and the number shown after it."""
+    items = page.items
+    found: list[tuple[Item, Item]] = []
+    for i, box in enumerate(items):
+        if not re.fullmatch(r"slider(-\d+)?", box.attrs.get("hint", "")):
+            continue
+        handle = next((it for it in items[i + 1:] if it.ref and it.depth > box.depth), None)
+        shown = next((it for it in items[i + 1:]
+                      if it.depth <= box.depth and re.fullmatch(r"-?\d+", it.name)), None)
+        if handle is not None and shown is not None:
+            found.append((handle, shown))
+    return found
+
+
+def set_slider(handle: Item, shown: Item, target: int) -> Generator[Call, str, None]:
+    """Move a slider with its keys until the number it shows is ``target``: page keys while
+    a page step fits (its size is learnt from the first), then arrow keys, reading back."""
+    value = int(shown.name)
+    page_step: int | None = None
+    for _ in range(40):
+        diff = target - value
+        if diff == 0:
+            return
+        if (page_step is None and abs(diff) >= 2) or (page_step and abs(diff) >= page_step):
+            key = "PageUp" if diff > 0 else "PageDown"
+        else:
+            key = "ArrowRight" if diff > 0 else "ArrowLeft"
+        yield from act("web_press_key", key=key, ref=handle.ref)
+        now = int((yield from read(shown)).strip() or value)
+        if key.startswith("Page") and page_step is None:
+            page_step = max(abs(now - value), 1)
+        value = now
+    raise stuck(f"the slider did not reach {target}")
+
+
+def use_slider(goal: str) -> Play:
+    m = re.search(r"Select (-?\d+)", goal)
+    if m is None:
+        raise stuck(f"no number in {goal!r}")
+    page = yield from look(full=True)
+    sliders = _sliders(page)
+    if not sliders:
+        raise stuck("the page shows no slider")
+    yield from set_slider(*sliders[0], int(m.group(1)))
+    yield from submit(page)
+    return None
+
+
+def use_slider_2(goal: str) -> Play:
+    m = re.search(r"combination \[([-\d, ]+)\]", goal)
+    if m is None:
+        raise stuck(f"no combination in {goal!r}")
+    targets = [int(n) for n in m.group(1).split(",")]
+    page = yield from look(full=True)
+    sliders = _sliders(page)
+    if len(sliders) != len(targets):
+        raise stuck(f"{len(sliders)} sliders on the page for {len(targets)} numbers")
+    for (handle, shown), target in zip(sliders, targets, strict=True):
+        yield from set_slider(handle, shown, target)
+    yield from submit(page)
+    return None
+
+
+def form_sequence(goal: str) -> Play:
+    m = re.search(r"Select (-?\d+) with the slider, click the (\d)\w\w checkbox", goal)
+    if m is None:
+        raise stuck(f"no number and checkbox in {goal!r}")
+    page = yield from look(full=True)
+    sliders = _sliders(page)
+    boxes = page.all("checkbox")
+    position = int(m.group(2))
+    if not sliders or len(boxes) < position:
+        raise stuck("the page shows no slider or too few checkboxes")
+    yield from set_slider(*sliders[0], int(m.group(1)))
+    yield from act("web_check", ref=boxes[position - 1].ref, checked=True)
+    yield from submit(page)
+    return None
+
+
 def odd_or_even(goal: str) -> Play:
     page = yield from look(full=True)
     items = page.items
@@ -980,6 +1061,9 @@ POLICIES: dict[str, Policy] = {
     "text-transform": text_transform,
     "unicode-test": unicode_test,
     "use-spinner": use_spinner,
+    "use-slider": use_slider,
+    "use-slider-2": use_slider_2,
+    "form-sequence": form_sequence,
     "odd-or-even": odd_or_even,
     "generate-number": generate_number,
     "guess-number": guess_number,

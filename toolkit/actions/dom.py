@@ -177,13 +177,7 @@ async def run_js(handle: ElementHandle | Spot, script: str, arg: Any = None,
 
 async def inspect(handle: ElementHandle | Spot, world: World) -> dict[str, Any]:
     """Kind and state of the element (tag, type, role, disabled, editable, readonly, value)."""
-    info = await run_js(handle, INSPECT_JS, world=world)
-    if not isinstance(info, dict) or not info.get("connected"):
-        raise StaleRefError(
-            "The element is no longer on the page.",
-            hint="Take a new snapshot and use a current ref.",
-        )
-    return info
+    return _connected(await run_js(handle, INSPECT_JS, world=world))
 
 
 async def inspect_for_pointer(handle: ElementHandle | Spot, world: World, *,
@@ -191,7 +185,12 @@ async def inspect_for_pointer(handle: ElementHandle | Spot, world: World, *,
     """:func:`inspect` and a first hit test in one read: the state, and under ``"hit"`` the
     hit test's answer (``{"covered": true, ...}`` when something else is on top; absent when
     the element is not visible, or disabled and ``refuse_disabled``)."""
-    info = await run_js(handle, POINTER_JS, {"refuseDisabled": refuse_disabled}, world=world)
+    return _connected(
+        await run_js(handle, POINTER_JS, {"refuseDisabled": refuse_disabled}, world=world))
+
+
+def _connected(info: Any) -> dict[str, Any]:
+    """A state read's answer, or :class:`StaleRefError` when the element has left the page."""
     if not isinstance(info, dict) or not info.get("connected"):
         raise StaleRefError(
             "The element is no longer on the page.",
