@@ -243,8 +243,9 @@ class Task(_Model):
     """Where the episode starts: a path on the suite's site (``/index.html``) or a URL."""
     goal: str = Field(min_length=1)
     """The instruction given to the agent."""
-    max_steps: int = Field(20, ge=1, le=200)
-    """Tool calls allowed before the episode counts as failed."""
+    max_steps: int = Field(20, ge=1, le=1000)
+    """Tool calls allowed before the episode counts as failed (at most 1,000: a task that
+    watches a page change, such as MiniWoB's stock-market, looks many times)."""
     tags: tuple[str, ...] = ()
     difficulty: Literal["easy", "medium", "hard"] | None = None
     success: tuple[Check, ...] = Field(min_length=1)

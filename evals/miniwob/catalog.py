@@ -66,8 +66,10 @@ _SEE = ("needs seeing colours or shapes drawn on the page (SVG or styled boxes w
         "names); web_screenshot plus a coordinate click would express it")
 _TREE = ("folders and files look alike in the outline (list items with a name; only an icon "
          "tells them apart), and clicking a file that is not the target fails the task")
-_ICONS = ("its controls are icons without a role or a name, so the outline gives them no "
-          "ref; web_screenshot plus a coordinate click would express it")
+_ICONS = ("its controls are icons without a role or a name; those given a click handler or a "
+          "pointer cursor now get refs with hints (the email-inbox icons show as trash, star, "
+          "reply), so it may be expressible, but it has no reference policy yet and is left out "
+          "until it has one (the others were not checked again)")
 
 NOT_EXPRESSIBLE: dict[str, str] = {
     "ascending-numbers": _SEE,
@@ -130,7 +132,7 @@ NOT_EXPRESSIBLE: dict[str, str] = {
 
 _STEPS = {"book-flight": 40, "book-flight-nodelay": 40, "email-inbox": 20,
           "email-inbox-nl-turk": 20, "guess-number": 20, "generate-number": 20,
-          "stock-market": 200, "search-engine": 20, "phone-book": 20, "navigate-tree": 30,
+          "stock-market": 1000, "search-engine": 20, "phone-book": 20, "navigate-tree": 30,
           "daily-calendar": 30, "terminal": 40, "choose-date": 25, "choose-date-medium": 25,
           "choose-date-nodelay": 25, "use-slider": 60, "use-slider-2": 60,
           "form-sequence": 60}
