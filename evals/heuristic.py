@@ -22,7 +22,7 @@ from webrefs.errors import missing_extra
 
 try:
     from langchain_core.callbacks import CallbackManagerForLLMRun
-    from langchain_core.messages import BaseMessage, HumanMessage
+    from langchain_core.messages import BaseMessage
     from langchain_core.outputs import ChatGeneration, ChatResult
 except ImportError as exc:  # pragma: no cover - exercised by a subprocess test
     raise missing_extra("webrefs.evals.heuristic", "langchain") from exc
@@ -328,7 +328,7 @@ class HeuristicChatModel(OfflineChatModel):
         **kwargs: Any,
     ) -> ChatResult:
         if self._policy is None:
-            goal = next((message_text(m) for m in messages if isinstance(m, HumanMessage)), "")
+            goal = self.goal_of(messages)
             self._policy = HeuristicPolicy(goal=goal, max_calls=self.max_calls)
         policy = self._policy
         for result in self.new_tool_results(messages):

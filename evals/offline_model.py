@@ -4,8 +4,8 @@ turn with one tool call or with text.
 
 Subclasses write only ``_generate``; this gives them what each would otherwise repeat:
 ``bind_tools`` that changes nothing (they know their tools), tool-call messages with ids
-``call_1``, ``call_2``... in turn order, the tool results sent since their last turn, and the
-text of a message.
+``call_1``, ``call_2``... in turn order, the goal, the tool results sent since their last
+turn, and the text of a message.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from webrefs.errors import missing_extra
 
 try:
     from langchain_core.language_models import BaseChatModel
-    from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
+    from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
     from langchain_core.tools import BaseTool
 except ImportError as exc:  # pragma: no cover - the evals extra pulls in langchain-core
     raise missing_extra("webrefs.evals.offline_model", "langchain") from exc
@@ -52,6 +52,11 @@ class OfflineChatModel(BaseChatModel):
         """An assistant turn calling ``name`` with ``args`` (the next call id)."""
         return AIMessage(content="", tool_calls=[{
             "name": name, "args": args, "id": f"call_{next(self._ids)}", "type": "tool_call"}])
+
+    @staticmethod
+    def goal_of(messages: Sequence[BaseMessage]) -> str:
+        """The goal: the text of the first user message ('' when there is none)."""
+        return next((message_text(m) for m in messages if isinstance(m, HumanMessage)), "")
 
     @staticmethod
     def new_tool_results(messages: Sequence[BaseMessage]) -> list[ToolMessage]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+from collections.abc import Callable
 from typing import Any, NoReturn
 
 from playwright.async_api import Browser as PWBrowser
@@ -184,10 +185,7 @@ class Browser:
         runs on; closing the Browser leaves the page and its browser open."""
         if not isinstance(page, Page):
             _refuse_foreign("wrap", page, "Page")
-        runner = Runner(_running_loop("wrap"))
-        core = BrowserCore(tab_options or TabOptions(), safety)
-        core.wrap(page)
-        return cls(core, runner)
+        return cls._adopting("wrap", tab_options, safety, lambda core: core.wrap(page))
 
     @classmethod
     def from_context(cls, context: Any, *, tab_options: TabOptions | None = None,
@@ -197,9 +195,17 @@ class Browser:
         Browser leaves the context open. Sync-API objects are refused with the way round."""
         if not isinstance(context, BrowserContext):
             _refuse_foreign("from_context", context, "BrowserContext")
-        runner = Runner(_running_loop("from_context"))
+        return cls._adopting("from_context", tab_options, safety,
+                             lambda core: core.wrap_context(context))
+
+    @classmethod
+    def _adopting(cls, api: str, tab_options: TabOptions | None, safety: SafetyPolicy | None,
+                  adopt: Callable[[BrowserCore], None]) -> Browser:
+        """A Browser on the caller's running loop whose engine ``adopt`` hands the caller's
+        Playwright objects to."""
+        runner = Runner(_running_loop(api))
         core = BrowserCore(tab_options or TabOptions(), safety)
-        core.wrap_context(context)
+        adopt(core)
         return cls(core, runner)
 
     @classmethod

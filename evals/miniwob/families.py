@@ -21,6 +21,15 @@ ORDINAL = re.compile(r"(\d+)(?:st|nd|rd|th)")
 TEXTBOX = ("textbox", "searchbox")
 
 
+
+def goal_match(pattern: str, goal: str, missing: str) -> re.Match[str]:
+    """``pattern`` searched in the goal; a policy that cannot read its goal is stuck, with
+    ``missing`` as the reason."""
+    m = re.search(pattern, goal)
+    if m is None:
+        raise stuck(missing)
+    return m
+
 def quoted(goal: str, index: int = 0) -> str:
     found = re.findall(r'"([^"]*)"', goal)
     if len(found) <= index:
@@ -95,9 +104,8 @@ def check_named(goal: str, names: list[str], page: Outline, role: str) -> Play:
 
 def click_checkboxes(goal: str) -> Play:
     page = yield from look()
-    m = re.search(r"Select (.*) and click Submit", goal)
-    if m is None:
-        raise stuck(f"cannot read the checkboxes to select from {goal!r}")
+    m = goal_match(r"Select (.*) and click Submit", goal,
+                   f"cannot read the checkboxes to select from {goal!r}")
     listed = m.group(1).strip()
     names = [] if listed == "nothing" else [n.strip() for n in listed.split(",")]
     yield from check_named(goal, [n for n in names if n], page, "checkbox")
@@ -107,9 +115,7 @@ def click_checkboxes(goal: str) -> Play:
 
 def click_option(goal: str) -> Play:
     page = yield from look()
-    m = re.search(r"Select (.*) and click Submit", goal)
-    if m is None:
-        raise stuck(f"cannot read the option from {goal!r}")
+    m = goal_match(r"Select (.*) and click Submit", goal, f"cannot read the option from {goal!r}")
     yield from check_named(goal, [m.group(1).strip()], page, "radio")
     yield from submit(page)
     return None
@@ -156,9 +162,7 @@ def find_link_in_sections(goal: str) -> Play:
 
 def click_tab(goal: str) -> Play:
     page = yield from look()
-    m = re.search(r"Click on (Tab #\d+)", goal)
-    if m is None:
-        raise stuck(f"cannot read the tab from {goal!r}")
+    m = goal_match(r"Click on (Tab #\d+)", goal, f"cannot read the tab from {goal!r}")
     yield from click(page.first("tab", m.group(1)), m.group(1))
     return None
 
@@ -224,9 +228,7 @@ def login_user(goal: str) -> Play:
 
 def enter_date(goal: str) -> Play:
     page = yield from look()
-    m = re.search(r"(\d\d)/(\d\d)/(\d{4})", goal)
-    if m is None:
-        raise stuck(f"no date in {goal!r}")
+    m = goal_match(r"(\d\d)/(\d\d)/(\d{4})", goal, f"no date in {goal!r}")
     yield from fill(page.first("textbox"), f"{m.group(3)}-{m.group(1)}-{m.group(2)}")
     yield from submit(page)
     return None
@@ -234,9 +236,7 @@ def enter_date(goal: str) -> Play:
 
 def enter_time(goal: str) -> Play:
     page = yield from look()
-    m = re.search(r"(\d{1,2}):(\d\d) ?([AP]M)", goal)
-    if m is None:
-        raise stuck(f"no time in {goal!r}")
+    m = goal_match(r"(\d{1,2}):(\d\d) ?([AP]M)", goal, f"no time in {goal!r}")
     hour = int(m.group(1)) % 12 + (12 if m.group(3) == "PM" else 0)
     yield from fill(page.first("textbox"), f"{hour:02d}:{m.group(2)}")
     yield from submit(page)
@@ -253,9 +253,8 @@ def focus_text(goal: str) -> Play:
 
 def choose_list(goal: str) -> Play:
     page = yield from look()
-    m = re.search(r"Select (.*) from the (?:scroll )?list", goal)
-    if m is None:
-        raise stuck(f"cannot read the items from {goal!r}")
+    m = goal_match(r"Select (.*) from the (?:scroll )?list", goal,
+                   f"cannot read the items from {goal!r}")
     names = [n.strip() for n in m.group(1).split(",") if n.strip()]
     box = page.first(("combobox", "listbox"))
     if box is None:
@@ -348,9 +347,8 @@ def scroll_text_2(goal: str) -> Play:
 
 def read_table(goal: str) -> Play:
     page = yield from look(full=True)
-    m = re.search(r"value of (.*) into the text field", goal)
-    if m is None:
-        raise stuck(f"cannot read the label from {goal!r}")
+    m = goal_match(r"value of (.*) into the text field", goal,
+                   f"cannot read the label from {goal!r}")
     cells = [i for i in page if i.role == "cell"]
     for label, value in itertools.pairwise(cells):
         if label.name == m.group(1):
@@ -439,9 +437,7 @@ def text_transform(goal: str) -> Play:
 
 def use_spinner(goal: str) -> Play:
     page = yield from look()
-    m = re.search(r"Select (-?\d+)", goal)
-    if m is None:
-        raise stuck(f"no number in {goal!r}")
+    m = goal_match(r"Select (-?\d+)", goal, f"no number in {goal!r}")
     yield from fill(page.first("spinbutton"), m.group(1))
     yield from submit(page)
     return None
@@ -485,9 +481,7 @@ def set_slider(handle: Item, shown: Item, target: int) -> Generator[Call, str, N
 
 
 def use_slider(goal: str) -> Play:
-    m = re.search(r"Select (-?\d+)", goal)
-    if m is None:
-        raise stuck(f"no number in {goal!r}")
+    m = goal_match(r"Select (-?\d+)", goal, f"no number in {goal!r}")
     page = yield from look(full=True)
     sliders = _sliders(page)
     if not sliders:
@@ -498,9 +492,7 @@ def use_slider(goal: str) -> Play:
 
 
 def use_slider_2(goal: str) -> Play:
-    m = re.search(r"combination \[([-\d, ]+)\]", goal)
-    if m is None:
-        raise stuck(f"no combination in {goal!r}")
+    m = goal_match(r"combination \[([-\d, ]+)\]", goal, f"no combination in {goal!r}")
     targets = [int(n) for n in m.group(1).split(",")]
     page = yield from look(full=True)
     sliders = _sliders(page)
@@ -513,9 +505,8 @@ def use_slider_2(goal: str) -> Play:
 
 
 def form_sequence(goal: str) -> Play:
-    m = re.search(r"Select (-?\d+) with the slider, click the (\d)\w\w checkbox", goal)
-    if m is None:
-        raise stuck(f"no number and checkbox in {goal!r}")
+    m = goal_match(r"Select (-?\d+) with the slider, click the (\d)\w\w checkbox", goal,
+                   f"no number and checkbox in {goal!r}")
     page = yield from look(full=True)
     sliders = _sliders(page)
     boxes = page.all("checkbox")
@@ -714,9 +705,8 @@ LABELS = {"genre": ("genre",), "director": ("director",), "year": ("year", "rele
 def multi_layouts(goal: str) -> Play:
     """Fill the movie search form whatever its layout: each field's label is the text just
     before it, or (when the form starts with a field) just after it."""
-    m = re.search(r"Search for (.+) movies directed by (.+) from year (\d+)", goal)
-    if m is None:
-        raise stuck(f"cannot read the search from {goal!r}")
+    m = goal_match(r"Search for (.+) movies directed by (.+) from year (\d+)", goal,
+                   f"cannot read the search from {goal!r}")
     wanted = {"genre": m.group(1), "director": m.group(2), "year": m.group(3)}
     page = yield from look(full=True)
     items = [i for i in page if i.name != goal and (i.role == "textbox" or i.name)]
@@ -758,9 +748,7 @@ def stock_margin(ticks: int, moves: list[float]) -> float:
 def stock_market(goal: str) -> Play:
     """Watch the price in snapshots until it stops (after 10 s); buy when it is below the
     limit by :func:`stock_margin`."""
-    m = re.search(r"less than \$(\d+(?:\.\d+)?)", goal)
-    if m is None:
-        raise stuck(f"no price limit in {goal!r}")
+    m = goal_match(r"less than \$(\d+(?:\.\d+)?)", goal, f"no price limit in {goal!r}")
     limit = float(m.group(1))
     moves: list[float] = []
     last: float | None = None
@@ -787,9 +775,8 @@ of this page takes about 20 ms, so the price's 10 s need about 500."""
 
 def phone_book(goal: str) -> Play:
     """Page through the contacts to the one named, then click the field asked for."""
-    m = re.search(r"Find (.+) in the contact book and click on their (\w+)", goal)
-    if m is None:
-        raise stuck(f"cannot read the contact from {goal!r}")
+    m = goal_match(r"Find (.+) in the contact book and click on their (\w+)", goal,
+                   f"cannot read the contact from {goal!r}")
     name, field = m.group(1), m.group(2).lower()
     for _ in range(12):
         page = yield from look(full=True)
@@ -812,9 +799,7 @@ MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", "
 def choose_date(goal: str) -> Play:
     """Open the date picker, go back to the month with the picker's PageUp key (its Prev
     control has no name in the outline, so no ref), click the day, submit."""
-    m = re.search(r"(\d\d)/(\d\d)/(\d{4})", goal)
-    if m is None:
-        raise stuck(f"no date in {goal!r}")
+    m = goal_match(r"(\d\d)/(\d\d)/(\d{4})", goal, f"no date in {goal!r}")
     month, day, year = int(m.group(1)), int(m.group(2)), m.group(3)
     title = f"{MONTH_NAMES[month - 1]} {year}"
     page = yield from look()
@@ -841,9 +826,7 @@ def choose_date(goal: str) -> Play:
 
 def form_sequence_3(goal: str) -> Play:
     """"Choose 5ft 9in from the dropdown, then click the button labeled "Yes"." """
-    m = re.search(r"Choose (.+) from the dropdown", goal)
-    if m is None:
-        raise stuck(f"cannot read the choice from {goal!r}")
+    m = goal_match(r"Choose (.+) from the dropdown", goal, f"cannot read the choice from {goal!r}")
     page = yield from look()
     yield from click(page.first("text", "▾") or page.first("combobox"), "dropdown")
     page = yield from look(full=True)
@@ -887,9 +870,8 @@ def similar(a: str, b: str) -> bool:
 def click_checkboxes_soft(goal: str) -> Play:
     """"Select words similar to brave, chubby and click Submit.": check each box whose word
     means the same as one of the words (one box per word)."""
-    m = re.search(r"Select words similar to (.*) and click Submit", goal)
-    if m is None:
-        raise stuck(f"cannot read the words from {goal!r}")
+    m = goal_match(r"Select words similar to (.*) and click Submit", goal,
+                   f"cannot read the words from {goal!r}")
     listed = m.group(1).strip()
     words = [] if listed == "nothing" else [w.strip() for w in listed.split(",") if w.strip()]
     page = yield from look()
@@ -981,10 +963,8 @@ def pick_date(field: Item | None, month: int, day: int, year: int) -> Play:
 def book_flight(goal: str) -> Play:
     """From and To through their autocompletes, the date through its picker, Search, then
     book the cheapest or shortest of the flights listed."""
-    m = re.search(r"Book the (cheapest|shortest) one-way flight from: (.+?) to: (.+?) on "
-                  r"(\d\d)/(\d\d)/(\d{4})", goal)
-    if m is None:
-        raise stuck(f"cannot read the flight from {goal!r}")
+    m = goal_match(r"Book the (cheapest|shortest) one-way flight from: (.+?) to: (.+?) on "
+                   r"(\d\d)/(\d\d)/(\d{4})", goal, f"cannot read the flight from {goal!r}")
     want, origin, destination = m.group(1), m.group(2).strip(), m.group(3).strip()
     month, day, year = int(m.group(4)), int(m.group(5)), int(m.group(6))
     page = yield from look()

@@ -154,7 +154,7 @@ class PolicyChatModel(OfflineChatModel):
         **kwargs: Any,
     ) -> ChatResult:
         if self._driver is None:
-            goal = next((message_text(m) for m in messages if isinstance(m, HumanMessage)), "")
+            goal = self.goal_of(messages)
             self._driver = Driver(self.policy, goal)
         call = self._driver.next_call(self._result(messages))
         if call is None:

@@ -15,24 +15,12 @@ from collections.abc import Iterator
 import pytest
 from webrefs import Browser, Tab
 
-from tests.helpers.proxy import RecordingProxy
-from tests.helpers.server import SiteServer
+from tests.helpers.proxied import proxied_browser_fixtures
 
 ALIASES = ("a.hostile.test", "b.hostile.test")
 
 
-@pytest.fixture(scope="session")
-def proxy(site: SiteServer, other_site: SiteServer) -> Iterator[RecordingProxy]:
-    with RecordingProxy({site.port, other_site.port}, aliases=ALIASES) as p:
-        yield p
-
-
-@pytest.fixture(scope="session")
-def browser(proxy: RecordingProxy) -> Iterator[Browser]:
-    """One headless Chromium behind the recording proxy (overrides the shared one here)."""
-    b = Browser.launch(args=tuple(proxy.chromium_args()))
-    yield b
-    b.close()
+proxy, browser = proxied_browser_fixtures(ALIASES)
 
 
 @pytest.fixture

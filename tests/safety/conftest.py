@@ -19,25 +19,14 @@ import pytest
 from webrefs import Browser, WebTools
 from webrefs.safety import SafetyPolicy
 
+from tests.helpers.proxied import proxied_browser_fixtures
 from tests.helpers.proxy import RecordingProxy
-from tests.helpers.server import SiteServer
 
 ALIASES = ("a.safety.test", "b.safety.test", "private.safety.test")
 _ids = itertools.count()
 
 
-@pytest.fixture(scope="session")
-def proxy(site: SiteServer, other_site: SiteServer) -> Iterator[RecordingProxy]:
-    with RecordingProxy({site.port, other_site.port}, aliases=ALIASES) as p:
-        yield p
-
-
-@pytest.fixture(scope="session")
-def browser(proxy: RecordingProxy) -> Iterator[Browser]:
-    """One headless Chromium behind the recording proxy (default safety policy)."""
-    b = Browser.launch(args=tuple(proxy.chromium_args()))
-    yield b
-    b.close()
+proxy, browser = proxied_browser_fixtures(ALIASES)
 
 
 @pytest.fixture
