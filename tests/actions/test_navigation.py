@@ -47,6 +47,21 @@ def test_click_that_opens_a_popup_reports_the_new_tab(browser: Browser, tab: Tab
     browser.tab(r2.new_tabs[0]).close()
 
 
+def test_a_popup_is_read_once_its_document_is_parsed(browser: Browser, tab: Tab, site) -> None:  # type: ignore[no-untyped-def]
+    # the popup's parser waits 1.5 s on a script: the click returns with the new tab's
+    # document parsed, so the snapshot right after it shows the form, not an empty page
+    tab.goto(site.url("/actions/popup.html"))
+    r = tab.click(ref(tab, "button", "Open slow window"))
+    (new_id,) = r.new_tabs
+    new = browser.tab(new_id)
+    try:
+        assert browser.active_tab == new
+        text = new.snapshot().text
+        assert 'textbox "Weight in kg"' in text, text
+    finally:
+        new.close()
+
+
 def test_downloads_are_off_by_default(tab: Tab, site) -> None:  # type: ignore[no-untyped-def]
     tab.goto(site.url("/actions/popup.html"))
     r = tab.click(ref(tab, "link", "Download file"))

@@ -2,7 +2,8 @@
 
 Besides static files it has a few dynamic routes for timing cases:
 
-- ``/__slow?ms=N`` answers after N milliseconds (capped at 30 s).
+- ``/__slow?ms=N`` answers after N milliseconds (capped at 30 s); with ``&type=js`` the answer
+  is a script (a parser-blocking ``<script src>`` then holds the page's parsing that long).
 - ``/__hang`` keeps the connection open without answering (long polling), up to 60 s.
 - ``/__status?code=N`` answers with that HTTP status.
 - ``/__echo`` answers a POST or GET with a small page showing the query and the body.
@@ -46,7 +47,10 @@ class _Handler(SimpleHTTPRequestHandler):
         if parts.path == "/__slow":
             ms = min(int(query.get("ms", ["500"])[0]), 30_000)
             time.sleep(ms / 1000)
-            self._send(200, f"<title>slow</title><p id=done>waited {ms} ms</p>")
+            if query.get("type") == ["js"]:
+                self._send(200, f"window.waited = {ms};", "text/javascript")
+            else:
+                self._send(200, f"<title>slow</title><p id=done>waited {ms} ms</p>")
             return True
         if parts.path == "/__redirect":
             self.send_response(302)

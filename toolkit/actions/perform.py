@@ -8,11 +8,12 @@ Failures keep what was observed: an :class:`ActionError` carries the partial
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from playwright.async_api import ElementHandle
+from playwright.async_api import ElementHandle, Page
 from playwright.async_api import Error as PlaywrightError
 
 from ..errors import (
@@ -42,6 +43,8 @@ MIN_ACTION_TIMEOUT_MS = 500
 """Smallest action timeout: ``0`` or less is raised to this, never "forever"."""
 _GRACE_S = 2.0
 """Extra time on top of the action timeout before a hung browser call is abandoned."""
+POPUP_PARSE_S = 5.0
+"""Longest wait for a popup the action opened to finish parsing its document."""
 
 
 @dataclass
@@ -226,7 +229,7 @@ async def perform(tab: TabCore, action: str, target: object | None, act: ActFn, 
             raise
         report = await ready.settle() if ready else None
         if ready is not None and ready.popups:
-            await _await_tabs(tab, opened_before + ready.popups)
+            await _await_tabs(tab, opened_before, ready.popups)
         downloads = tab.downloads[downloads_before:]
         if downloads:
             await _await_downloads(downloads)
@@ -272,12 +275,25 @@ async def _safe_covered(tab: TabCore, target: Target, doing: str) -> NotActionab
         return None
 
 
-async def _await_tabs(tab: TabCore, count: int, patience_s: float = 2.0) -> None:
-    """Give the browser a moment to register popups the page opened as tabs."""
+async def _await_tabs(tab: TabCore, before: int, count: int, patience_s: float = 2.0,
+                      parse_s: float = POPUP_PARSE_S) -> None:
+    """Give the browser a moment to register popups the page opened as tabs, then give each
+    new tab's document time to be parsed (``DOMContentLoaded``), so a snapshot right after the
+    action reads the page, not an empty one. Both waits are bounded."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + patience_s
-    while len(tab.browser.opened_log) < count and loop.time() < deadline:
+    log = tab.browser.opened_log
+    while len(log) < before + count and loop.time() < deadline:
         await asyncio.sleep(0.02)
+    opened = set(log[before:])
+    pages = [t.page for t in tab.browser.tabs if t.id in opened and not t.page.is_closed()]
+    await asyncio.gather(*(_parsed(page, parse_s) for page in pages))
+
+
+async def _parsed(page: Page, within_s: float) -> None:
+    # still loading after the bound, or closed: the tab is reported as it is
+    with contextlib.suppress(PlaywrightError):
+        await page.wait_for_load_state("domcontentloaded", timeout=within_s * 1000)
 
 
 async def _await_downloads(entries: list[dict[str, Any]], patience_s: float = 5.0) -> None:

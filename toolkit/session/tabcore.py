@@ -58,6 +58,8 @@ class TabHost(Protocol):
     """Folder downloads are saved in; ``None`` means downloads are off."""
     opened_log: list[str]
     """Ids of tabs opened by pages (popups), in order; actions report the new ones."""
+    tabs: list[TabCore]
+    """The browser's open tabs, oldest first."""
 
     safety: SafetyPolicy
     """The safety policy of the tab's context."""
