@@ -163,7 +163,7 @@ def build_suite() -> dict[str, Any]:
         "tags": ["miniwob", name.split("-")[0]],
         "setup": {"script": SETUP_JS, "goal": True},
         "success": [{"type": "reward", "expression": REWARD_JS}],
-        "reference": [{"policy": "webrefs.evals.miniwob.families:reference_model"}],
+        "reference": [{"policy": "webrefs.evals.miniwob.reference:reference_model"}],
         **({"tools": list(TOOLS[name])} if name in TOOLS else {}),
         **({"own_browser": True} if name in OWN_BROWSER else {}),
     } for name in expressible()]

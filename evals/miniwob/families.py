@@ -11,11 +11,10 @@ import itertools
 import re
 from collections.abc import Generator
 
-from ..tasks import Task
 from .outline import Item, Outline
-from .policy import Call, Play, Policy, PolicyChatModel, act, click, fill, look, read, stuck
+from .policy import Call, Play, Policy, act, click, fill, look, read, stuck
 
-__all__ = ["NO_REFERENCE_YET", "POLICIES", "reference_model"]
+__all__ = ["POLICIES", "ended", "goal_match", "nth", "ordinal", "quoted", "submit"]
 
 ORDINAL = re.compile(r"(\d+)(?:st|nd|rd|th)")
 TEXTBOX = ("textbox", "searchbox")
@@ -1069,21 +1068,5 @@ POLICIES: dict[str, Policy] = {
     "book-flight": book_flight,
     "book-flight-nodelay": book_flight,
 }
-"""The reference policy of each MiniWoB++ task (by task name)."""
-
-NO_REFERENCE_YET: dict[str, str] = {}
-"""Expressible tasks whose reference fails today, and why (they stay in the suite)."""
-
-
-def _missing(task_id: str) -> Policy:
-    def play(goal: str) -> Play:
-        raise stuck(f"there is no reference policy for MiniWoB++ task {task_id!r}")
-        yield ("web_snapshot", {})  # pragma: no cover - makes this a generator
-
-    return play
-
-
-def reference_model(task: Task, text_actions: bool = False) -> PolicyChatModel:
-    """The reference for a MiniWoB++ task (its id is the MiniWoB++ task name)."""
-    return PolicyChatModel(policy=POLICIES.get(task.id) or _missing(task.id),
-                           text_actions=text_actions)
+"""The reference policy of each task of these families (by task name); :mod:`.reference`
+adds the other families' modules."""

@@ -9,8 +9,8 @@ when the page gives no names). A policy that cannot go on raises
 failure, naming the step.
 
 :class:`PolicyChatModel` plays a policy as a LangChain chat model (native tool calls, or the
-JSON-in-markdown text actions); :func:`~.families.reference_model` is the factory a
-suite's ``{"policy": "webrefs.evals.miniwob.families:reference_model"}`` names.
+JSON-in-markdown text actions); :func:`~.reference.reference_model` is the factory a
+suite's ``{"policy": "webrefs.evals.miniwob.reference:reference_model"}`` names.
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ import json
 import pytest
 from webrefs.errors import InvalidArgumentError
 from webrefs.evals.miniwob import catalog
-from webrefs.evals.miniwob.families import NO_REFERENCE_YET, POLICIES
+from webrefs.evals.miniwob.reference import NO_REFERENCE_YET, POLICIES
 from webrefs.evals.runner import select_tasks
 from webrefs.evals.tasks import RewardCheck, load_suite
 
@@ -49,7 +49,7 @@ def test_tasks_start_seeded_and_score_with_the_pages_reward() -> None:
         assert "Math.seedrandom(seed)" in task.setup.script
         assert "core.startEpisodeReal()" in task.setup.script
         assert [type(c) for c in task.success] == [RewardCheck]
-        assert task.reference_policy == "webrefs.evals.miniwob.families:reference_model"
+        assert task.reference_policy == "webrefs.evals.miniwob.reference:reference_model"
         assert loaded.start_url(task) == f"http://miniwob.webrefs.test/miniwob/{task.id}.html"
 
 

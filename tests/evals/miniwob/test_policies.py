@@ -6,9 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from webrefs.evals.miniwob.families import POLICIES
 from webrefs.evals.miniwob.outline import parse
 from webrefs.evals.miniwob.policy import Driver, page_text
+from webrefs.evals.miniwob.reference import POLICIES
 from webrefs.evals.scripted import ScriptError
 
 
@@ -112,7 +112,7 @@ def test_a_policy_stops_with_a_reason_when_the_page_lacks_its_target() -> None:
     with pytest.raises(ScriptError, match="no button"):
         play("click-button", 'Click on the "Cancel" button.', [snap('- button "OK" [ref=e1]')])
     with pytest.raises(ScriptError, match="no reference policy"):
-        from webrefs.evals.miniwob.families import _missing
+        from webrefs.evals.miniwob.reference import _missing
 
         Driver(_missing("some-task"), "x").next_call(None)
 

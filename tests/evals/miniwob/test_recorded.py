@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 from webrefs.evals.episode import EpisodeOptions
-from webrefs.evals.miniwob.families import POLICIES
 from webrefs.evals.miniwob.policy import Driver
+from webrefs.evals.miniwob.reference import POLICIES
 from webrefs.evals.results import Results
 from webrefs.evals.runner import RunOptions, run_suite
 
