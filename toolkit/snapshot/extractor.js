@@ -156,6 +156,7 @@
   const LEAF = new Set(['button', 'select', 'textarea', 'input', 'option', 'img', 'video', 'audio', 'canvas', 'iframe', 'frame', 'object', 'embed', 'progress', 'meter', 'svg', 'math']);
   // A tiny (1x1 px) replaced element is small, not clipped away.
   const REPLACED = new Set(['img', 'input', 'select', 'textarea', 'video', 'canvas', 'object', 'embed']);
+  const NONBLANK_RE = /\S/;
   const INLINE = new Set(['b', 'i', 'em', 'strong', 'span', 'small', 'sub', 'sup', 'code', 'abbr', 'cite', 'q', 'mark', 'u', 's', 'del', 'ins', 'time', 'kbd', 'var', 'samp', 'bdi', 'bdo', 'font', 'big', 'tt', 'data', 'dfn', 'strike', 'nobr']);
   const INTERACTIVE = new Set(['link', 'button', 'textbox', 'searchbox', 'combobox', 'listbox', 'checkbox', 'radio', 'slider', 'spinbutton', 'switch', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'tab', 'option', 'treeitem', 'gridcell']);
   const CONTENT = new Set(['heading', 'img', 'cell', 'columnheader', 'rowheader', 'listitem', 'paragraph', 'term', 'definition', 'caption', 'blockquote', 'code', 'status', 'alert', 'math', 'progressbar', 'meter', 'tooltip', 'note', 'figure', 'article', 'image', 'mark', 'time', 'emphasis', 'strong']);
@@ -251,7 +252,7 @@
   const CLIP_RE = /rect\(\s*(-?[\d.]+)px,?\s*(-?[\d.]+)px,?\s*(-?[\d.]+)px,?\s*(-?[\d.]+)px/;
   const INSET_RE = /^inset\(\s*(?:5\d|[6-9]\d|100)%/;
   // 0 visible, 1 hidden with subtree; rect is filled in when the element has a box.
-  function hiddenBox(el, cs, rect) {
+  function hiddenBox(el, cs, rect, clipPath) {
     const w = rect.width, h = rect.height;
     if (((w <= 1 && cs.overflowX !== 'visible') || (h <= 1 && cs.overflowY !== 'visible')) &&
         !(w > 0 && h > 0 && REPLACED.has(el.localName))) return true;
@@ -260,7 +261,7 @@
       const m = CLIP_RE.exec(cs.clip);
       if (m && (+m[2] - +m[4]) * (+m[3] - +m[1]) <= 1) return true;
     }
-    if (cs.clipPath !== 'none' && INSET_RE.test(cs.clipPath)) return true;
+    if (clipPath !== 'none' && INSET_RE.test(clipPath)) return true;
     if (w > 0 && h > 0) {
       if (pos === 'fixed') {
         if (rect.right <= 0 || rect.bottom <= 0 || rect.left >= vw || rect.top >= vh) return true;
@@ -277,21 +278,27 @@
   // (Style reads are the costly part. text-indent only moves a block's first line, and an
   // inline box inherits it from the block that was checked; a transform does not apply to a
   // plain inline box, and nothing applies to a display:contents element, which has no box.)
-  const textless = (cs, indentSeen) => parseFloat(cs.fontSize) < 3 ||
+  // fs: the element's font size in px (read by the caller, which also needs it)
+  const textless = (cs, indentSeen, fs) => fs < 3 ||
     (!indentSeen && parseFloat(cs.textIndent) < -999) ||
     (/^rgba\(.*,\s*0\)$|^transparent$/.test(cs.color) && !parseFloat(cs.webkitTextStrokeWidth));
-  function gone(cs, display, tag) {
+  // clipPath: cs.clipPath, read once for this and hiddenBox
+  function gone(cs, display, tag, clipPath) {
     if (display === 'contents') return false;
-    if (/opacity\(0(\.0*)?%?\)/.test(cs.filter) || CLIP0_RE.test(cs.clipPath)) return true;
+    if (/opacity\(0(\.0*)?%?\)/.test(cs.filter) || CLIP0_RE.test(clipPath)) return true;
     if (display === 'inline' && !LEAF.has(tag)) return false;
     const m = /^matrix\(([^,]+), ([^,]+), ([^,]+), ([^,]+)/.exec(cs.transform);
     return !!m && Math.abs(m[1] * m[4] - m[2] * m[3]) < 0.01;
   }
   // indentSeen: an inline box whose parent's text-indent was already checked
-  const unseen = (el, cs, display = cs.display, indentSeen = false) =>
-    (cs.opacity !== '1' && parseFloat(cs.opacity) < 0.05) ||
-    textless(cs, indentSeen && display === 'inline') || gone(cs, display, el.localName) ||
-    (display !== 'inline' && display !== 'contents' && hiddenBox(el, cs, el.getBoundingClientRect()));
+  function unseen(el, cs, display = cs.display, indentSeen = false) {
+    if ((cs.opacity !== '1' && parseFloat(cs.opacity) < 0.05) ||
+        textless(cs, indentSeen && display === 'inline', parseFloat(cs.fontSize))) return true;
+    if (display === 'contents') return false;
+    const clipPath = cs.clipPath;
+    return gone(cs, display, el.localName, clipPath) ||
+      (display !== 'inline' && hiddenBox(el, cs, el.getBoundingClientRect(), clipPath));
+  }
   // a masked field (password, -webkit-text-security, a password autocomplete) never shows its value
   const masked = (el) => el.type === 'password' || /password/i.test(el.getAttribute('autocomplete') || '') ||
     (win.getComputedStyle(el).webkitTextSecurity || 'none') !== 'none';
@@ -680,15 +687,15 @@
   const rootEl = doc.body || doc.documentElement;
   let rootMissing = false;
   const root = { tag: rootEl ? rootEl.localName : 'body' };
-  // Stack entries: [element or text run, parentOut, parentDepth, suppressText, inside (0
-  // nothing, 1 a clickable, 2 an interactive role), parentCursor (DELEGATE: the parent is a
-  // list whose items are the controls)]. A text run (string) becomes a {tag: "#text"} node
-  // where it stands.
+  // Stack entries, six values each, pushed flat (no array per entry) in reverse so they pop
+  // in order: element or text run, parentOut, parentDepth, suppressText, inside (0 nothing,
+  // 1 a clickable, 2 an interactive role), parentCursor (DELEGATE: the parent is a list whose
+  // items are the controls). A text run (string) becomes a {tag: "#text"} node where it stands.
   const DELEGATE = '\u0000items';
   const CONTROLS = 'a[href],button,input,select,textarea,[contenteditable],[tabindex]:not([tabindex^="-"])';
   const stack = [];
   const pushItems = (items, p, d, sup, inter, cur) => {
-    for (let i = items.length - 1; i >= 0; i--) stack.push([items[i], p, d, sup, inter, cur]);
+    for (let i = items.length - 1; i >= 0; i--) stack.push(cur, inter, sup, d, p, items[i]);
   };
   const pointerOnly = [];  // [node, element] clickable by their cursor alone, with children
   const addChild = (p, n) => { (p.children || (p.children = [])).push(n); };
@@ -696,13 +703,18 @@
   // Splits el's children into text runs and elements to walk, in order. Text nodes and
   // inline, text-only children (<b>, <span>...) are folded into the runs. Returns
   // [items, textOnly]: items mixes run strings and elements; textOnly is the whole text
-  // when no element needs walking (else null).
-  function splitKids(list, cs, withText, owned) {
+  // when no element needs walking (else null). withText: el is visible and its text counts;
+  // cursor: el's cursor. Whether el's text is readable (not tiny, transparent or indented
+  // away) is asked only once text shows up, so a box holding only boxes reads none of those
+  // styles; the font size read then is left in splitFs for the caller (else NaN).
+  let splitFs = NaN;
+  function splitKids(list, cs, withText, owned, cursor) {
     const items = [];
     let run = '';
     let total = 0;
     let hasEl = false;
-    const textOk = withText && cs.visibility === 'visible' && !textless(cs, false);
+    let textOk = withText ? -1 : 0;  // -1: not asked yet, 0: unreadable, 1: readable
+    splitFs = NaN;
     const flush = () => {
       if (run) {
         const t = capText(run);
@@ -713,20 +725,32 @@
     for (let i = 0; i < list.length; i++) {
       const k = list[i];
       const nt = k.nodeType;
-      if (nt === 3) { if (textOk && run.length < MAX_TEXT * 8) run += k.data; continue; }
+      if (nt === 3) {
+        if (textOk < 0) {
+          if (!NONBLANK_RE.test(k.data)) { run += ' '; continue; }
+          splitFs = parseFloat(cs.fontSize);
+          textOk = textless(cs, false, splitFs) ? 0 : 1;
+        }
+        if (textOk === 1 && run.length < MAX_TEXT * 8) run += k.data;
+        continue;
+      }
       if (nt !== 1) continue;
       if (ownedBy.size && ownedBy.has(k)) continue;  // walked under its aria-owns owner
       const tag = k.localName;
       if (tag === 'br') { run += ' '; continue; }
       if (tag === 'wbr') continue;
-      if (textOk && INLINE.has(tag) && k.firstElementChild === null && !k.shadowRoot &&
+      if (textOk !== 0 && INLINE.has(tag) && k.firstElementChild === null && !k.shadowRoot &&
           k.attributes.length <= 3 && !k.hasAttribute('role') && !k.hasAttribute('onclick') &&
           !k.hasAttribute('aria-label') && !k.hasAttribute('hidden') &&
           !k.hasAttribute('aria-hidden') && !k.hasAttribute('tabindex') &&
           !k.hasAttribute('title') && !k.isContentEditable) {
-        const kc = win.getComputedStyle(k);
-        if (kc.display === 'inline' && kc.visibility === 'visible' && !unseen(k, kc, 'inline', true) &&
-            kc.cursor === cs.cursor && k.onclick == null && !probed(k)) {
+        if (textOk < 0) {
+          splitFs = parseFloat(cs.fontSize);
+          textOk = textless(cs, false, splitFs) ? 0 : 1;
+        }
+        const kc = textOk === 1 ? win.getComputedStyle(k) : null;
+        if (kc && kc.display === 'inline' && kc.visibility === 'visible' && !unseen(k, kc, 'inline', true) &&
+            kc.cursor === cursor && k.onclick == null && !probed(k)) {
           visited++;
           if (run.length < MAX_TEXT * 8) run += k.textContent;
           continue;
@@ -744,11 +768,12 @@
 
   if (o.rootSelector) {
     const el = doc.querySelector(o.rootSelector);
-    if (el) stack.push([el, root, 0, false, 0, 'auto']);
+    if (el) stack.push('auto', 0, false, 0, root, el);
     else rootMissing = true;
   } else if (rootEl) {
     const rcs = win.getComputedStyle(rootEl);
-    const [items, only] = splitKids(kidsOf(rootEl), rcs, true);
+    const [items, only] = splitKids(kidsOf(rootEl), rcs, rcs.visibility === 'visible', undefined,
+      rcs.cursor);
     if (only) root.text = only;
     else pushItems(items, root, 0, false, 0, rcs.cursor);
   }
@@ -757,7 +782,8 @@
     if (emitted >= MAX_NODES) { reasons.add('maxNodes'); break; }
     if (visited >= MAX_VISITED) { reasons.add('maxVisited'); break; }
     if ((++loops & 255) === 0 && performance.now() > deadline) { reasons.add('maxTime'); break; }
-    const [el, p, d, sup, inter, pcur] = stack.pop();
+    const el = stack.pop(), p = stack.pop(), d = stack.pop(), sup = stack.pop(),
+      inter = stack.pop(), pcur = stack.pop();
     if (typeof el === 'string') {
       if (!sup) { addChild(p, { tag: '#text', text: el }); emitted++; }
       continue;
@@ -770,11 +796,12 @@
     const cs = win.getComputedStyle(el);
     const display = cs.display;
     if (display === 'none') { skipped++; continue; }
-    if ((cs.opacity !== '1' && parseFloat(cs.opacity) < 0.05) || gone(cs, display, tag)) { skipped++; continue; }
     const contents = display === 'contents';
+    const clipPath = contents ? 'none' : cs.clipPath;
+    if ((cs.opacity !== '1' && parseFloat(cs.opacity) < 0.05) || gone(cs, display, tag, clipPath)) { skipped++; continue; }
     // Inline boxes cannot clip or be positioned off-screen; their rect is only read if emitted.
     let rect = contents || display === 'inline' ? null : el.getBoundingClientRect();
-    if (rect && hiddenBox(el, cs, rect)) { skipped++; continue; }
+    if (rect && hiddenBox(el, cs, rect, clipPath)) { skipped++; continue; }
     const visHidden = cs.visibility !== 'visible';
     if (visHidden) skipped++;
     const cursor = cs.cursor;
@@ -809,9 +836,11 @@
       list = kidsOf(el);
     }
     const quiet = sup && !interactiveRole && !clickable && !role;
-    let items = null, text = '';
+    let items = null, text = '', fs = NaN;
     if (list) {
-      const split = splitKids(list, cs, !visHidden && !quiet, ownsOf.size ? ownsOf.get(el) : undefined);
+      const split = splitKids(list, cs, !visHidden && !quiet, ownsOf.size ? ownsOf.get(el) : undefined,
+        cursor);
+      fs = splitFs;
       items = split[0];
       if (split[1] !== null) { text = split[1]; items = null; }
     }
@@ -853,7 +882,7 @@
         n.box = { x: Math.round(rect.left + sx), y: Math.round(rect.top + sy), w: Math.round(rect.width), h: Math.round(rect.height) };
         if (rect.width > 0 && rect.height > 0 && rect.right > 0 && rect.bottom > 0 && rect.left < vw && rect.top < vh) n.inViewport = true;
       }
-      const fs = parseFloat(cs.fontSize);
+      if (fs !== fs) fs = parseFloat(cs.fontSize);  // not read by splitKids
       if (fs !== 16) n.fontSize = Math.round(fs * 10) / 10;
       if (clickable) {
         n.clickable = true;
