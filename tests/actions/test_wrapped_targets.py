@@ -30,3 +30,25 @@ def test_a_link_wrapped_onto_two_lines_is_clicked(browser: Browser, site: SiteSe
         assert "address opened" in tab.get_text().text
     finally:
         tab.close()
+
+
+def test_an_icon_that_changes_as_the_pointer_arrives_is_pressed_again(
+        browser: Browser, site: SiteServer) -> None:
+    # the icon's hover image takes 300 ms to load and the icon has no size until then, so the
+    # press right after the pointer arrives reaches the post around it: the click watches
+    # where its press landed and presses the icon once more
+    tab = browser.new_tab()
+    try:
+        tab.goto(site.url("/actions/hover-swap.html"))
+        line = next(x for x in tab.snapshot().text.splitlines() if '[hint="like"]' in x)
+        ref = line.split("[ref=")[1].rstrip("]")
+        result = tab.click(ref)
+        assert result.success, result.message
+        assert tab.evaluate("() => document.getElementById('likes').textContent") == "1"
+        assert "pressed again" in result.message
+        # the hover image is loaded now: a second click lands at once, and says nothing more
+        again = tab.click(ref)
+        assert "pressed again" not in again.message, again.message
+        assert tab.evaluate("() => document.getElementById('likes').textContent") == "2"
+    finally:
+        tab.close()

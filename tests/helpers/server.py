@@ -3,7 +3,8 @@
 Besides static files it has a few dynamic routes for timing cases:
 
 - ``/__slow?ms=N`` answers after N milliseconds (capped at 30 s); with ``&type=js`` the answer
-  is a script (a parser-blocking ``<script src>`` then holds the page's parsing that long).
+  is a script (a parser-blocking ``<script src>`` then holds the page's parsing that long);
+  with ``&type=svg`` a 12 px square image.
 - ``/__hang`` keeps the connection open without answering (long polling), up to 60 s.
 - ``/__status?code=N`` answers with that HTTP status.
 - ``/__echo`` answers a POST or GET with a small page showing the query and the body.
@@ -49,6 +50,9 @@ class _Handler(SimpleHTTPRequestHandler):
             time.sleep(ms / 1000)
             if query.get("type") == ["js"]:
                 self._send(200, f"window.waited = {ms};", "text/javascript")
+            elif query.get("type") == ["svg"]:
+                self._send(200, '<svg xmlns="http://www.w3.org/2000/svg" width="12" height="12">'
+                           '<rect width="12" height="12" fill="red"/></svg>', "image/svg+xml")
             else:
                 self._send(200, f"<title>slow</title><p id=done>waited {ms} ms</p>")
             return True

@@ -14,8 +14,8 @@ from playwright.async_api import Error as PlaywrightError
 from ..errors import ActionError, ActionTimeoutError, StaleRefError
 from ..snapshot.world import Spot, World
 
-__all__ = ["CENTRE_SHOWN_JS", "EVAL_TIMEOUT_S", "hit_test", "inspect", "inspect_for_pointer",
-           "run_js"]
+__all__ = ["CENTRE_SHOWN_JS", "EVAL_TIMEOUT_S", "click_landed", "hit_test", "inspect",
+           "inspect_for_pointer", "run_js"]
 
 EVAL_TIMEOUT_S = 3.0
 """Longest wait for one of these reads."""
@@ -138,12 +138,41 @@ HIT_ELEMENT_JS = """
 
 # Both reads a pointer action needs, in one round trip: the state, then (for an element that
 # is connected, visible and, when ``refuseDisabled``, enabled) the hit test under ``hit``.
+# A click watcher, armed by the pointer read when ``a.watch`` is set: the next trusted click
+# event in the element's window is noted in webrefs' world under ``a.watch`` as "on" (it
+# reached the element), "around" (it reached an element holding it: the element moved or
+# shrank under the pointer, as an icon does whose hover image is still loading) or
+# "elsewhere". Listening changes nothing for the page.
+_WATCH_JS = """
+(el, key) => {
+  const w = el.ownerDocument.defaultView;
+  const note = { landed: null };
+  w[key] = note;
+  w.addEventListener('click', (e) => {
+    if (!e.isTrusted || w[key] !== note) return;
+    const t = e.target;
+    note.landed = e.composedPath().includes(el) ? 'on'
+      : (t && t.nodeType === 1 && t.contains(el) ? 'around' : 'elsewhere');
+  }, { capture: true, once: true });
+}
+"""
+
 POINTER_JS = (
     "(el, a) => { const info = (" + INSPECT_JS.strip() + ")(el);\n"
-    "  if (info.connected && info.visible && !(a.refuseDisabled && info.disabled))\n"
+    "  if (info.connected && info.visible && !(a.refuseDisabled && info.disabled)) {\n"
     "    info.hit = (" + HIT_JS.strip() + ")(el);\n"
+    "    if (a.watch) (" + _WATCH_JS.strip() + ")(el, a.watch);\n"
+    "  }\n"
     "  return info; }"
 )
+
+LANDED_JS = """(el, key) => {
+  const w = el ? el.ownerDocument.defaultView : window;
+  const note = w[key];
+  return note ? note.landed : null;
+}"""
+"""Where the click the watcher armed for ``key`` landed: ``"on"``, ``"around"``,
+``"elsewhere"``, or ``None`` (no trusted click seen)."""
 
 
 
@@ -181,12 +210,24 @@ async def inspect(handle: ElementHandle | Spot, world: World) -> dict[str, Any]:
 
 
 async def inspect_for_pointer(handle: ElementHandle | Spot, world: World, *,
-                              refuse_disabled: bool) -> dict[str, Any]:
+                              refuse_disabled: bool, watch: str | None = None) -> dict[str, Any]:
     """:func:`inspect` and a first hit test in one read: the state, and under ``"hit"`` the
     hit test's answer (``{"covered": true, ...}`` when something else is on top; absent when
-    the element is not visible, or disabled and ``refuse_disabled``)."""
-    return _connected(
-        await run_js(handle, POINTER_JS, {"refuseDisabled": refuse_disabled}, world=world))
+    the element is not visible, or disabled and ``refuse_disabled``). With ``watch`` (a key),
+    the next click is watched: :func:`click_landed` tells where it landed."""
+    return _connected(await run_js(
+        handle, POINTER_JS, {"refuseDisabled": refuse_disabled, "watch": watch}, world=world))
+
+
+async def click_landed(handle: ElementHandle | Spot, world: World, watch: str) -> str | None:
+    """Where the click watched under ``watch`` landed (see :func:`inspect_for_pointer`):
+    ``"on"`` the element, ``"around"`` it (on an element holding it), ``"elsewhere"``, or
+    ``None`` when no click was seen or the element is gone."""
+    try:
+        landed = await run_js(handle, LANDED_JS, watch, world=world)
+    except StaleRefError:
+        return None
+    return landed if landed in ("on", "around", "elsewhere") else None
 
 
 def _connected(info: Any) -> dict[str, Any]:

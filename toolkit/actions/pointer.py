@@ -2,7 +2,11 @@
 
 A click on a line the snapshot does not show as a control (a text, heading or cell a content
 snapshot gave a ref) is not a silent success: when the page shows no reaction (no change to
-the document, no navigation, dialog or new tab), the click fails with ``not_a_control``."""
+the document, no navigation, dialog or new tab), the click fails with ``not_a_control``.
+
+Where a left click landed is watched: when its press reached an element holding the target
+instead (the target shrank or moved as the pointer arrived, e.g. an icon whose hover image was
+still loading), the target is pressed once more, and the result says so."""
 
 from __future__ import annotations
 
@@ -10,7 +14,7 @@ from typing import TYPE_CHECKING, Literal
 
 from ..errors import InvalidArgumentError, NotActionableError
 from ..models import ActionResult, Node
-from .dom import inspect_for_pointer
+from .dom import click_landed, hit_test, inspect_for_pointer
 from .perform import Outcome, covered_error, perform, timeout_ms
 from .targets import Target
 
@@ -53,9 +57,9 @@ def _not_a_control(tab: TabCore, target: Target, verb: str) -> NotActionableErro
 
 
 async def _ready_for_pointer(tab: TabCore, target: Target, verb: str, *,
-                             refuse_disabled: bool) -> dict[str, object]:
+                             refuse_disabled: bool, watch: str | None = None) -> dict[str, object]:
     info = await inspect_for_pointer(target.spot, tab.refs.world,
-                                     refuse_disabled=refuse_disabled)
+                                     refuse_disabled=refuse_disabled, watch=watch)
     if refuse_disabled and info.get("disabled"):
         raise NotActionableError(
             f"Cannot {verb} {_name(target)}: it is disabled.",
@@ -78,6 +82,21 @@ async def _ready_for_pointer(tab: TabCore, target: Target, verb: str, *,
     return info
 
 
+async def _pressed_again(tab: TabCore, target: Target, watch: str) -> bool:
+    """A left click whose press reached an element holding the target, not the target (it
+    shrank or moved as the pointer arrived: an icon whose hover image is still loading) is
+    pressed once more, after the hit test finds the target at its point again; ``True`` when
+    it was. A click that reached the target, or something else, is left as it is."""
+    world = tab.refs.world
+    if await click_landed(target.spot, world, watch) != "around":
+        return False
+    if await hit_test(target.spot, world) is not None:
+        return False  # something else is now on top: not pressed blindly
+    await inspect_for_pointer(target.spot, world, refuse_disabled=True, watch=watch)
+    await target.handle.click(timeout=timeout_ms(tab))
+    return True
+
+
 async def click(tab: TabCore, target: str, *, button: str = "left",
                 double: bool = False) -> ActionResult:
     """Click (or double-click) the element with trusted mouse events."""
@@ -88,13 +107,17 @@ async def click(tab: TabCore, target: str, *, button: str = "left",
 
     async def act(t: Target | None) -> Outcome:
         assert t is not None
-        await _ready_for_pointer(tab, t, verb, refuse_disabled=True)
+        watch = f"{tab.refs.registry_key}_click" if verb == "click" else None
+        await _ready_for_pointer(tab, t, verb, refuse_disabled=True, watch=watch)
         node = _snapshot_node(tab, t.ref)
         content = node is not None and not node.interactive
         url, opened, dialogs = tab.page.url, len(tab.browser.opened_log), len(tab.dialog_log)
         await t.handle.click(button=mouse, click_count=2 if double else 1,
                              timeout=timeout_ms(tab))
         how = " (found by description)" if t.matched_by == "description" else ""
+        if watch is not None and await _pressed_again(tab, t, watch):
+            how += (" (the first press reached the element around it, as the element changed "
+                    "under the pointer, so it was pressed again)")
         outcome = Outcome(f"Clicked {_name(t)}{how}." if verb == "click"
                           else f"{verb.capitalize()}ed {_name(t)}{how}.")
 
