@@ -1,6 +1,8 @@
-"""A link that wraps onto two lines: the centre of its bounding box can fall beside both of
-its line boxes, on its own container. That is not a cover: the click aims at one of the
-element's own boxes and reaches it."""
+"""Targets whose boxes mislead a click, and how the click still reaches them: a link that wraps
+onto two lines (the centre of its bounding box can fall beside both line boxes, on its own
+container: not a cover, the click aims at one of its own boxes), an icon that has no size
+while its hover image loads (the press lands on its container: pressed again), and a control
+hidden for a moment (waited for)."""
 
 from __future__ import annotations
 
@@ -50,5 +52,23 @@ def test_an_icon_that_changes_as_the_pointer_arrives_is_pressed_again(
         again = tab.click(ref)
         assert "pressed again" not in again.message, again.message
         assert tab.evaluate("() => document.getElementById('likes').textContent") == "2"
+    finally:
+        tab.close()
+
+
+def test_a_control_hidden_for_a_moment_is_waited_for(browser: Browser, site: SiteServer) -> None:
+    # hidden at the moment of the click and shown again 200 ms later (a transition): the
+    # click waits for it instead of refusing it as not visible
+    tab = browser.new_tab()
+    try:
+        tab.goto(site.url("/actions/hover-swap.html"))
+        line = next(x for x in tab.snapshot().text.splitlines() if '[hint="like"]' in x)
+        ref = line.split("[ref=")[1].rstrip("]")
+        tab.evaluate("() => { const e = document.getElementById('like');"
+                     " e.style.display = 'none';"
+                     " setTimeout(() => { e.style.display = ''; }, 200); }")
+        result = tab.click(ref)
+        assert result.success, result.message
+        assert tab.evaluate("() => document.getElementById('likes').textContent") == "1"
     finally:
         tab.close()

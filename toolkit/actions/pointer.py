@@ -10,6 +10,7 @@ still loading), the target is pressed once more, and the result says so."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import TYPE_CHECKING, Literal
 
 from ..errors import InvalidArgumentError, NotActionableError
@@ -24,6 +25,9 @@ if TYPE_CHECKING:
 __all__ = ["click", "hover"]
 
 _BUTTONS = ("left", "right", "middle")
+_SHOWN_PATIENCE_S = 0.5
+"""How long an element found without a visible box is asked again before a pointer action
+refuses it as not visible."""
 
 
 def _name(target: Target) -> str:
@@ -58,8 +62,18 @@ def _not_a_control(tab: TabCore, target: Target, verb: str) -> NotActionableErro
 
 async def _ready_for_pointer(tab: TabCore, target: Target, verb: str, *,
                              refuse_disabled: bool, watch: str | None = None) -> dict[str, object]:
-    info = await inspect_for_pointer(target.spot, tab.refs.world,
-                                     refuse_disabled=refuse_disabled, watch=watch)
+    world = tab.refs.world
+    info = await inspect_for_pointer(target.spot, world, refuse_disabled=refuse_disabled,
+                                     watch=watch)
+    if not info.get("visible"):
+        # shown again within moments (an icon whose hover image is loading has no size, a
+        # transition), or really hidden: asked again for a little while before refusing
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + _SHOWN_PATIENCE_S
+        while not info.get("visible") and loop.time() < deadline:
+            await asyncio.sleep(0.05)
+            info = await inspect_for_pointer(target.spot, world,
+                                             refuse_disabled=refuse_disabled, watch=watch)
     if refuse_disabled and info.get("disabled"):
         raise NotActionableError(
             f"Cannot {verb} {_name(target)}: it is disabled.",
