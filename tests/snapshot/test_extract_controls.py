@@ -101,6 +101,12 @@ def test_field_values_keep_their_whitespace(page: Tab) -> None:
     assert all(ln.startswith(("[snapshot]", " ", "-")) for ln in text.splitlines())
 
 
+def test_editor_toolbar_buttons_get_their_format_as_hint(page: Tab) -> None:
+    # a rich-text editor's toolbar (Quill) marks its icon buttons only with ql-<format>
+    text = page.snapshot().text
+    assert 'button [hint="bold"] [ref=' in text and 'button [hint="underline"] [ref=' in text
+
+
 def test_controls_given_listeners_from_script_are_found(tab: Tab, site: SiteServer) -> None:
     """A handler added with addEventListener (no cursor, no onclick) makes its element a
     control; a listener on the document (delegation) makes no element one."""
