@@ -36,9 +36,11 @@ def test_a_link_wrapped_onto_two_lines_is_clicked(browser: Browser, site: SiteSe
 
 def test_an_icon_that_changes_as_the_pointer_arrives_is_pressed_again(
         browser: Browser, site: SiteServer) -> None:
-    # the icon's hover image takes 300 ms to load and the icon has no size until then, so the
-    # press right after the pointer arrives reaches the post around it: the click watches
-    # where its press landed and presses the icon once more
+    # the icon's hover image takes 300 ms to load and the icon has no size until then, so a
+    # press right after the pointer arrives reaches the post around it (without the landing
+    # watch, most runs end with no like and a result that says "Clicked"). Playwright's own
+    # hit check sometimes catches the miss first and presses later, so which of the two
+    # retried may vary; the icon is clicked exactly once either way
     tab = browser.new_tab()
     try:
         tab.goto(site.url("/actions/hover-swap.html"))
@@ -47,11 +49,32 @@ def test_an_icon_that_changes_as_the_pointer_arrives_is_pressed_again(
         result = tab.click(ref)
         assert result.success, result.message
         assert tab.evaluate("() => document.getElementById('likes').textContent") == "1"
-        assert "pressed again" in result.message
+        if "element around it" in result.message:
+            assert "so it was pressed again" in result.message, result.message
         # the hover image is loaded now: a second click lands at once, and says nothing more
         again = tab.click(ref)
-        assert "pressed again" not in again.message, again.message
+        assert "element around it" not in again.message, again.message
         assert tab.evaluate("() => document.getElementById('likes').textContent") == "2"
+    finally:
+        tab.close()
+
+
+def test_a_press_that_reached_a_link_holding_the_icon_is_not_repeated(
+        browser: Browser, site: SiteServer) -> None:
+    # the same icon inside a link: the missed press opened the link, which is an action of
+    # its own, so the click is not made again (that would act twice)
+    tab = browser.new_tab()
+    try:
+        tab.goto(site.url("/actions/hover-swap.html"))
+        lines = [x for x in tab.snapshot().text.splitlines() if '[hint="like"]' in x]
+        assert len(lines) == 2 and lines[1].startswith("    "), lines  # the one in the link
+        ref = lines[1].split("[ref=")[1].rstrip("]")
+        result = tab.click(ref)
+        assert result.success, result.message
+        counts = tab.evaluate("() => ['opens', 'inner'].map("
+                              "(id) => document.getElementById(id).textContent)")
+        assert counts == ["1", "0"], counts
+        assert "pressed again" not in result.message, result.message
     finally:
         tab.close()
 

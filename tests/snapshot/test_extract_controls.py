@@ -105,6 +105,8 @@ def test_editor_toolbar_buttons_get_their_format_as_hint(page: Tab) -> None:
     # a rich-text editor's toolbar (Quill) marks its icon buttons only with ql-<format>
     text = page.snapshot().text
     assert 'button [hint="bold"] [ref=' in text and 'button [hint="underline"] [ref=' in text
+    # a picker's generic part says nothing: its id is the hint instead
+    assert 'hint="picker-label"' not in text and 'text [hint="ql-color"] [ref=' in text
 
 
 def test_controls_given_listeners_from_script_are_found(tab: Tab, site: SiteServer) -> None:

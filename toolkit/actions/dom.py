@@ -1,7 +1,9 @@
-"""Reading an element before and after an action: what kind of control it is, its state, and
-whether something covers it. Each read is one small script run on the element handle, bounded
-by a timeout so a stuck page cannot hang it. Targets are passed as handles, never as text
-spliced into a script."""
+"""Reading an element before and after an action: what kind of control it is, its state,
+whether something covers it, and where a click landed (a watcher armed by the read before the
+click: a one-shot click listener and a mutation observer in webrefs' world, which change
+nothing for the page). Each read is one small script run on the element handle, bounded by a
+timeout so a stuck page cannot hang it. Targets are passed as handles, never as text spliced
+into a script."""
 
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ from typing import Any
 from playwright.async_api import ElementHandle
 from playwright.async_api import Error as PlaywrightError
 
-from ..errors import ActionError, ActionTimeoutError, StaleRefError
+from ..errors import ActionError, ActionTimeoutError, StaleRefError, WebrefsError
 from ..snapshot.world import Spot, World
 
 __all__ = ["CENTRE_SHOWN_JS", "EVAL_TIMEOUT_S", "click_landed", "hit_test", "inspect",
@@ -140,19 +142,36 @@ HIT_ELEMENT_JS = """
 # is connected, visible and, when ``refuseDisabled``, enabled) the hit test under ``hit``.
 # A click watcher, armed by the pointer read when ``a.watch`` is set: the next trusted click
 # event in the element's window is noted in webrefs' world under ``a.watch`` as "on" (it
-# reached the element), "around" (it reached an element holding it: the element moved or
-# shrank under the pointer, as an icon does whose hover image is still loading) or
-# "elsewhere". Listening changes nothing for the page.
+# reached the element, or acted through a control or label holding it), "around" (it reached
+# a plain element holding it: the element moved or shrank under the pointer, as an icon does
+# whose hover image is still loading) or "elsewhere"; a mutation observer notes whether the
+# document changed meanwhile. Listening changes nothing for the page; shadow roots are
+# crossed through their hosts.
 _WATCH_JS = """
 (el, key) => {
   const w = el.ownerDocument.defaultView;
-  const note = { landed: null };
+  const old = w[key];
+  if (old && old.changes) old.changes.disconnect();
+  const note = { landed: null, changes: new w.MutationObserver(() => {}) };
+  note.changes.observe(el.ownerDocument, { subtree: true, childList: true, attributes: true,
+                                           characterData: true });
   w[key] = note;
+  const ACTS = 'a[href],area[href],button,input,select,textarea,label,summary,' +
+               '[role=button],[role=link],[role=checkbox],[role=menuitem],[role=tab],[role=option]';
+  const up = (n) => n.parentNode || n.host || null;
   w.addEventListener('click', (e) => {
     if (!e.isTrusted || w[key] !== note) return;
-    const t = e.target;
-    note.landed = e.composedPath().includes(el) ? 'on'
-      : (t && t.nodeType === 1 && t.contains(el) ? 'around' : 'elsewhere');
+    const path = e.composedPath();
+    if (path.includes(el)) { note.landed = 'on'; return; }
+    // the innermost target: an element holding el? through a control or label?
+    const t = path[0];
+    let n = up(el), acts = false;
+    while (n && n !== t) {
+      if (n.nodeType === 1 && n.matches(ACTS)) acts = true;
+      n = up(n);
+    }
+    if (!n) note.landed = 'elsewhere';
+    else note.landed = acts || (t.nodeType === 1 && t.matches(ACTS)) ? 'on' : 'around';
   }, { capture: true, once: true });
 }
 """
@@ -169,11 +188,14 @@ POINTER_JS = (
 LANDED_JS = """(el, key) => {
   const w = el ? el.ownerDocument.defaultView : window;
   const note = w[key];
-  return note ? note.landed : null;
+  if (!note) return null;
+  const changed = note.changes.takeRecords().length > 0;
+  note.changes.disconnect();
+  return { landed: note.landed, changed };
 }"""
-"""Where the click the watcher armed for ``key`` landed: ``"on"``, ``"around"``,
-``"elsewhere"``, or ``None`` (no trusted click seen)."""
-
+"""Where the click the watcher armed for ``key`` landed (``"on"``, ``"around"``,
+``"elsewhere"`` or ``null``: no trusted click seen) and whether the document changed since
+the watcher was armed; ends the watch."""
 
 
 async def run_js(handle: ElementHandle | Spot, script: str, arg: Any = None,
@@ -219,15 +241,22 @@ async def inspect_for_pointer(handle: ElementHandle | Spot, world: World, *,
         handle, POINTER_JS, {"refuseDisabled": refuse_disabled, "watch": watch}, world=world))
 
 
-async def click_landed(handle: ElementHandle | Spot, world: World, watch: str) -> str | None:
+async def click_landed(handle: ElementHandle | Spot, world: World,
+                       watch: str) -> tuple[str | None, bool]:
     """Where the click watched under ``watch`` landed (see :func:`inspect_for_pointer`):
-    ``"on"`` the element, ``"around"`` it (on an element holding it), ``"elsewhere"``, or
-    ``None`` when no click was seen or the element is gone."""
+    ``"on"`` the element, ``"around"`` it (on a plain element holding it), ``"elsewhere"``,
+    or ``None`` when no click was seen or the page could not be asked; and whether the
+    document changed meanwhile (``True`` when unknown). Never raises: the answer only
+    advises."""
     try:
-        landed = await run_js(handle, LANDED_JS, watch, world=world)
-    except StaleRefError:
-        return None
-    return landed if landed in ("on", "around", "elsewhere") else None
+        note = await run_js(handle, LANDED_JS, watch, world=world)
+    except (WebrefsError, PlaywrightError):
+        return None, True
+    if not isinstance(note, dict):
+        return None, True
+    landed = note.get("landed")
+    return (landed if landed in ("on", "around", "elsewhere") else None,
+            note.get("changed") is not False)
 
 
 def _connected(info: Any) -> dict[str, Any]:

@@ -229,7 +229,11 @@ async def perform(tab: TabCore, action: str, target: object | None, act: ActFn, 
             raise
         report = await ready.settle() if ready else None
         if ready is not None and ready.popups:
-            await _await_tabs(tab, opened_before, ready.popups)
+            # the parse wait stays within the navigation timeout, so the call's own bound
+            # (which counts it once) is not eaten by it
+            nav_s = max(int(tab.options.navigation_timeout_ms or 0), 1000) / 1000
+            await _await_tabs(tab, opened_before, ready.popups,
+                              parse_s=min(POPUP_PARSE_S, nav_s))
         downloads = tab.downloads[downloads_before:]
         if downloads:
             await _await_downloads(downloads)
@@ -292,8 +296,10 @@ async def _await_tabs(tab: TabCore, before: int, count: int, patience_s: float =
 
 async def _parsed(page: Page, within_s: float) -> None:
     # still loading after the bound, or closed: the tab is reported as it is
-    with contextlib.suppress(PlaywrightError):
-        await page.wait_for_load_state("domcontentloaded", timeout=within_s * 1000)
+    with contextlib.suppress(PlaywrightError, TimeoutError):
+        await asyncio.wait_for(
+            page.wait_for_load_state("domcontentloaded", timeout=within_s * 1000),
+            within_s + _GRACE_S)
 
 
 async def _await_downloads(entries: list[dict[str, Any]], patience_s: float = 5.0) -> None:

@@ -4,16 +4,20 @@ A click on a line the snapshot does not show as a control (a text, heading or ce
 snapshot gave a ref) is not a silent success: when the page shows no reaction (no change to
 the document, no navigation, dialog or new tab), the click fails with ``not_a_control``.
 
-Where a left click landed is watched: when its press reached an element holding the target
-instead (the target shrank or moved as the pointer arrived, e.g. an icon whose hover image was
-still loading), the target is pressed once more, and the result says so."""
+Where a left click landed is watched (in webrefs' own world): when its press reached a plain
+element holding the target instead and the page did not change (the target shrank or moved
+as the pointer arrived, e.g. an icon whose hover image was still loading), the target is
+pressed once more, and the result says so. A press that reached a control or label holding
+the target counts as done, never repeated."""
 
 from __future__ import annotations
 
 import asyncio
 from typing import TYPE_CHECKING, Literal
 
-from ..errors import InvalidArgumentError, NotActionableError
+from playwright.async_api import Error as PlaywrightError
+
+from ..errors import InvalidArgumentError, NotActionableError, WebrefsError
 from ..models import ActionResult, Node
 from .dom import click_landed, hit_test, inspect_for_pointer
 from .perform import Outcome, covered_error, perform, timeout_ms
@@ -21,10 +25,13 @@ from .targets import Target
 
 if TYPE_CHECKING:
     from ..session.tabcore import TabCore
+    from ..snapshot.world import World
 
 __all__ = ["click", "hover"]
 
 _BUTTONS = ("left", "right", "middle")
+_AGAIN_TIMEOUT_MS = 1_000
+"""Bound on the second press of a click whose first press missed its target."""
 _SHOWN_PATIENCE_S = 0.5
 """How long an element found without a visible box is asked again before a pointer action
 refuses it as not visible."""
@@ -96,19 +103,47 @@ async def _ready_for_pointer(tab: TabCore, target: Target, verb: str, *,
     return info
 
 
-async def _pressed_again(tab: TabCore, target: Target, watch: str) -> bool:
-    """A left click whose press reached an element holding the target, not the target (it
-    shrank or moved as the pointer arrived: an icon whose hover image is still loading) is
-    pressed once more, after the hit test finds the target at its point again; ``True`` when
-    it was. A click that reached the target, or something else, is left as it is."""
+async def _press_again(tab: TabCore, target: Target, watch: str) -> str:
+    """After a left click: ``""`` when its press reached the target (or acted through a
+    control or label holding it, or changed the page, or cannot be told). When the press
+    reached a plain element holding the target and the page did not change (the target shrank
+    or moved as the pointer arrived: an icon whose hover image is still loading), the target
+    is pressed once more when it is shown again (waited for briefly) and on top, and where
+    that press landed is read too; the words to add to the result say which happened. The
+    second press has a short bound; nothing here raises."""
     world = tab.refs.world
-    if await click_landed(target.spot, world, watch) != "around":
-        return False
-    if await hit_test(target.spot, world) is not None:
-        return False  # something else is now on top: not pressed blindly
-    await inspect_for_pointer(target.spot, world, refuse_disabled=True, watch=watch)
-    await target.handle.click(timeout=timeout_ms(tab))
-    return True
+    landed, changed = await click_landed(target.spot, world, watch)
+    if landed != "around" or changed:
+        return ""
+    missed = " (the press reached the element around it: it changed under the pointer"
+    try:
+        if await hit_test(target.spot, world) is not None:
+            return f"{missed}, and something else is now on top)"
+        info = await _shown_again(target, world, watch)
+        if not info.get("visible") or info.get("disabled"):
+            return f"{missed}, and it is no longer shown or enabled)"
+        await target.handle.click(timeout=min(_AGAIN_TIMEOUT_MS, timeout_ms(tab)))
+        again, _ = await click_landed(target.spot, world, watch)
+    except (WebrefsError, PlaywrightError):
+        return f"{missed}; pressing it again failed)"
+    if again == "on":
+        return f"{missed}, so it was pressed again)"
+    return f"{missed}, and pressing it again did not reach it either)"
+
+
+async def _shown_again(target: Target, world: World, watch: str) -> dict[str, object]:
+    """The target's state once it has had a box in two reads in a row (a hover image that is
+    still loading leaves it without one), or after ``_SHOWN_PATIENCE_S``; the last read arms
+    the click watcher again."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + _SHOWN_PATIENCE_S
+    seen = 0
+    while True:
+        info = await inspect_for_pointer(target.spot, world, refuse_disabled=True, watch=watch)
+        seen = seen + 1 if info.get("visible") else 0
+        if seen >= 2 or loop.time() >= deadline:
+            return info
+        await asyncio.sleep(0.05)
 
 
 async def click(tab: TabCore, target: str, *, button: str = "left",
@@ -121,7 +156,10 @@ async def click(tab: TabCore, target: str, *, button: str = "left",
 
     async def act(t: Target | None) -> Outcome:
         assert t is not None
-        watch = f"{tab.refs.registry_key}_click" if verb == "click" else None
+        # where a left click lands is watched in webrefs' own world only: in the page's world
+        # the page could forge the answer and have the target pressed twice
+        watch = (f"{tab.refs.registry_key}_click"
+                 if verb == "click" and button == "left" and tab.refs.world.isolated else None)
         await _ready_for_pointer(tab, t, verb, refuse_disabled=True, watch=watch)
         node = _snapshot_node(tab, t.ref)
         content = node is not None and not node.interactive
@@ -129,9 +167,8 @@ async def click(tab: TabCore, target: str, *, button: str = "left",
         await t.handle.click(button=mouse, click_count=2 if double else 1,
                              timeout=timeout_ms(tab))
         how = " (found by description)" if t.matched_by == "description" else ""
-        if watch is not None and await _pressed_again(tab, t, watch):
-            how += (" (the first press reached the element around it, as the element changed "
-                    "under the pointer, so it was pressed again)")
+        if watch is not None:
+            how += await _press_again(tab, t, watch)
         outcome = Outcome(f"Clicked {_name(t)}{how}." if verb == "click"
                           else f"{verb.capitalize()}ed {_name(t)}{how}.")
 

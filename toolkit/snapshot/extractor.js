@@ -529,7 +529,7 @@
   // Icon classes: a known icon set's prefix (fa-trash, icon-star, bi-send...) or an "-icon"
   // suffix; words that say nothing about the action are skipped.
   const ICON_CLASS = /^(?:fa[srlbdk]?|fa-(?:solid|regular|light|brands)|icons?|glyphicon|bi|mdi|ion|ionicon|ti|feather|la[srb]?|octicon|gg|ri|uil|bx[sl]?|ph|lucide|tabler|ic|ql|svg-icon|sprite)[-_]+([a-z][\w-]*)$|^([a-z][\w-]*?)[-_]+icon$/i;
-  const VAGUE = /^(?:icons?|ic|fa[srlbdk]?|fw|lg|sm|xs|\dx|inverse|spin|pulse|solid|regular|light|brands|outlined?|filled|round(?:ed)?|sharp|two-?tone|material-(?:icons|symbols)[\w-]*|btn|button|clickable|pointer|active|selected|disabled|hidden|show|open|closed|small|large|left|right|item|wrapper|container|inner|outer|row|col|flex|inline|block|svg-inline--fa|glyphicon|bi|mdi|feather|ion)$/i;
+  const VAGUE = /^(?:icons?|ic|fa[srlbdk]?|fw|lg|sm|xs|\dx|inverse|spin|pulse|solid|regular|light|brands|outlined?|filled|round(?:ed)?|sharp|two-?tone|material-(?:icons|symbols)[\w-]*|btn|button|clickable|pointer|active|selected|disabled|hidden|show|open|closed|small|large|left|right|item|wrapper|container|inner|outer|row|col|flex|inline|block|svg-inline--fa|glyphicon|bi|mdi|feather|ion|picker(?:-label|-item|-options)?)$/i;
   const PLAIN_CLASS = /^[a-z]{3,}(?:[-_][a-z]{2,}){0,3}$/i;
   function classHint(el, strong) {
     const cl = el.getAttribute('class');
