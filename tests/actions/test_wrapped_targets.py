@@ -7,7 +7,7 @@ hidden for a moment (waited for)."""
 from __future__ import annotations
 
 import pytest
-from webrefs import Browser
+from webrefs import Browser, Tab
 
 from tests.helpers.server import SiteServer
 
@@ -34,6 +34,13 @@ def test_a_link_wrapped_onto_two_lines_is_clicked(browser: Browser, site: SiteSe
         tab.close()
 
 
+def like_refs(tab: Tab) -> list[str]:
+    """The refs of hover-swap.html's two like icons: the post's, then the one in the link."""
+    lines = [x for x in tab.snapshot().text.splitlines() if '[hint="like"]' in x]
+    assert len(lines) == 2 and lines[1].startswith("    "), lines
+    return [x.split("[ref=")[1].rstrip("]") for x in lines]
+
+
 def test_an_icon_that_changes_as_the_pointer_arrives_is_pressed_again(
         browser: Browser, site: SiteServer) -> None:
     # the icon's hover image takes 300 ms to load and the icon has no size until then, so a
@@ -44,8 +51,7 @@ def test_an_icon_that_changes_as_the_pointer_arrives_is_pressed_again(
     tab = browser.new_tab()
     try:
         tab.goto(site.url("/actions/hover-swap.html"))
-        line = next(x for x in tab.snapshot().text.splitlines() if '[hint="like"]' in x)
-        ref = line.split("[ref=")[1].rstrip("]")
+        ref = like_refs(tab)[0]
         result = tab.click(ref)
         assert result.success, result.message
         assert tab.evaluate("() => document.getElementById('likes').textContent") == "1"
@@ -66,9 +72,7 @@ def test_a_press_that_reached_a_link_holding_the_icon_is_not_repeated(
     tab = browser.new_tab()
     try:
         tab.goto(site.url("/actions/hover-swap.html"))
-        lines = [x for x in tab.snapshot().text.splitlines() if '[hint="like"]' in x]
-        assert len(lines) == 2 and lines[1].startswith("    "), lines  # the one in the link
-        ref = lines[1].split("[ref=")[1].rstrip("]")
+        ref = like_refs(tab)[1]  # the one in the link
         result = tab.click(ref)
         assert result.success, result.message
         counts = tab.evaluate("() => ['opens', 'inner'].map("
@@ -85,8 +89,7 @@ def test_a_control_hidden_for_a_moment_is_waited_for(browser: Browser, site: Sit
     tab = browser.new_tab()
     try:
         tab.goto(site.url("/actions/hover-swap.html"))
-        line = next(x for x in tab.snapshot().text.splitlines() if '[hint="like"]' in x)
-        ref = line.split("[ref=")[1].rstrip("]")
+        ref = like_refs(tab)[0]
         tab.evaluate("() => { const e = document.getElementById('like');"
                      " e.style.display = 'none';"
                      " setTimeout(() => { e.style.display = ''; }, 200); }")
