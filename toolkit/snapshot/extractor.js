@@ -277,17 +277,23 @@
   const CLIP0_RE = /^(circle|ellipse)\(0(px|%)?[\s)]|^polygon\((\s*0(px|%)?\s+0(px|%)?\s*,?)+\)$/;
   // (Style reads are the costly part. text-indent only moves a block's first line, and an
   // inline box inherits it from the block that was checked; a transform does not apply to a
-  // plain inline box, and nothing applies to a display:contents element, which has no box.)
+  // plain inline box, and nothing applies to a display:contents element, which has no box.
+  // Plain string checks come before regular expressions: most values are "none" or "rgb(".)
+  const clearColor = (c) => c === 'transparent' || (c.charCodeAt(3) === 97 && /^rgba\(.*,\s*0\)$/.test(c));
   // fs: the element's font size in px (read by the caller, which also needs it)
   const textless = (cs, indentSeen, fs) => fs < 3 ||
     (!indentSeen && parseFloat(cs.textIndent) < -999) ||
-    (/^rgba\(.*,\s*0\)$|^transparent$/.test(cs.color) && !parseFloat(cs.webkitTextStrokeWidth));
+    (clearColor(cs.color) && !parseFloat(cs.webkitTextStrokeWidth));
   // clipPath: cs.clipPath, read once for this and hiddenBox
   function gone(cs, display, tag, clipPath) {
     if (display === 'contents') return false;
-    if (/opacity\(0(\.0*)?%?\)/.test(cs.filter) || CLIP0_RE.test(clipPath)) return true;
+    const filter = cs.filter;
+    if ((filter !== 'none' && /opacity\(0(\.0*)?%?\)/.test(filter)) ||
+        (clipPath !== 'none' && CLIP0_RE.test(clipPath))) return true;
     if (display === 'inline' && !LEAF.has(tag)) return false;
-    const m = /^matrix\(([^,]+), ([^,]+), ([^,]+), ([^,]+)/.exec(cs.transform);
+    const transform = cs.transform;
+    if (transform === 'none') return false;
+    const m = /^matrix\(([^,]+), ([^,]+), ([^,]+), ([^,]+)/.exec(transform);
     return !!m && Math.abs(m[1] * m[4] - m[2] * m[3]) < 0.01;
   }
   // indentSeen: an inline box whose parent's text-indent was already checked
@@ -633,7 +639,9 @@
     const a = {};
     let any = false;
     const password = tag === 'input' && masked(el);
-    for (const at of el.attributes) {
+    const list = el.attributes;
+    for (let i = 0, count = list.length; i < count; i++) {
+      const at = list[i];
       const k = at.name;
       if (!(ATTRS.has(k) || (k.charCodeAt(0) === 97 && ARIA_ATTRS.has(k)))) continue;
       if (k === 'value' && password) continue;
