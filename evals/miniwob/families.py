@@ -674,21 +674,30 @@ def click_menu(goal: str) -> Play:
     return None
 
 
+def priced(page: Outline, duration: re.Pattern[str], what: str,
+           ) -> list[tuple[float, float, Item]]:
+    """``(price, minutes, button)`` of each offer listed: a line whose name matches
+    ``duration`` (hours, then minutes) gives the duration of the next button showing a
+    ``$`` price. A price without a duration before it, or no offer at all, is stuck."""
+    offers: list[tuple[float, float, Item]] = []
+    minutes: float | None = None
+    for item in page:
+        if d := duration.search(item.name):
+            minutes = int(d.group(1)) * 60 + int(d.group(2) or 0)
+        if item.role == "button" and (p := re.search(r"\$([\d,.]+)", item.name)):
+            if minutes is None:
+                raise stuck(f"a {what} shows no duration")
+            offers.append((_number(p.group(1)), minutes, item))
+            minutes = None
+    if not offers:
+        raise stuck(f"the page shows no {what}s")
+    return offers
+
+
 def buy_ticket(goal: str) -> Play:
     """Read each ticket's price and duration from a full snapshot; book the best."""
     page = yield from look(full=True)
-    tickets: list[tuple[float, float, Item]] = []
-    minutes: float | None = None
-    for item in page:
-        if m := re.search(r"(\d+)h(?:\s*(\d+)m)?", item.name):
-            minutes = int(m.group(1)) * 60 + int(m.group(2) or 0)
-        if item.role == "button" and (m := re.search(r"\$([\d,.]+)", item.name)):
-            if minutes is None:
-                raise stuck("a ticket shows no duration")
-            tickets.append((_number(m.group(1)), minutes, item))
-            minutes = None
-    if not tickets:
-        raise stuck("the page shows no tickets")
+    tickets = priced(page, re.compile(r"(\d+)h(?:\s*(\d+)m)?"), "ticket")
     criteria = {"cheapest": lambda t: t[0], "most expensive": lambda t: -t[0],
                 "shortest": lambda t: t[1], "longest": lambda t: -t[1]}
     key = next((f for word, f in criteria.items() if word in goal), None)
@@ -976,18 +985,7 @@ def book_flight(goal: str) -> Play:
     page = yield from look()
     yield from click(page.first("button", "Search"), "Search button")
     page = yield from look(full=True)
-    flights: list[tuple[float, float, Item]] = []
-    minutes: float | None = None
-    for item in page:
-        if d := re.fullmatch(r"(\d+)h (\d+)m", item.name):
-            minutes = int(d.group(1)) * 60 + int(d.group(2))
-        if item.role == "button" and (p := re.search(r"\$([\d,.]+)", item.name)):
-            if minutes is None:
-                raise stuck("a flight shows no duration")
-            flights.append((_number(p.group(1)), minutes, item))
-            minutes = None
-    if not flights:
-        raise stuck("the search listed no flights")
+    flights = priced(page, re.compile(r"^(\d+)h (\d+)m$"), "flight")
     best = min(flights, key=(lambda f: f[0]) if want == "cheapest" else (lambda f: f[1]))
     yield from click(best[2], f"the {want} flight")
     return None

@@ -151,15 +151,18 @@ _WATCH_JS = """
 (el, key) => {
   const w = el.ownerDocument.defaultView;
   const old = w[key];
-  if (old && old.changes) old.changes.disconnect();
-  const note = { landed: null, changes: new w.MutationObserver(() => {}) };
+  if (old && old.changes) {  // a watch armed again replaces the last one
+    old.changes.disconnect();
+    w.removeEventListener('click', old.listen, { capture: true });
+  }
+  const note = { landed: null, changes: new w.MutationObserver(() => {}), listen: null };
   note.changes.observe(el.ownerDocument, { subtree: true, childList: true, attributes: true,
                                            characterData: true });
   w[key] = note;
   const ACTS = 'a[href],area[href],button,input,select,textarea,label,summary,' +
                '[role=button],[role=link],[role=checkbox],[role=menuitem],[role=tab],[role=option]';
   const up = (n) => n.parentNode || n.host || null;
-  w.addEventListener('click', (e) => {
+  note.listen = (e) => {
     if (!e.isTrusted || w[key] !== note) return;
     const path = e.composedPath();
     if (path.includes(el)) { note.landed = 'on'; return; }
@@ -172,7 +175,8 @@ _WATCH_JS = """
     }
     if (!n) note.landed = 'elsewhere';
     else note.landed = acts || (t.nodeType === 1 && t.matches(ACTS)) ? 'on' : 'around';
-  }, { capture: true, once: true });
+  };
+  w.addEventListener('click', note.listen, { capture: true, once: true });
 }
 """
 
@@ -191,6 +195,7 @@ LANDED_JS = """(el, key) => {
   if (!note) return null;
   const changed = note.changes.takeRecords().length > 0;
   note.changes.disconnect();
+  w.removeEventListener('click', note.listen, { capture: true });
   return { landed: note.landed, changed };
 }"""
 """Where the click the watcher armed for ``key`` landed (``"on"``, ``"around"``,

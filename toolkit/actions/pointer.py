@@ -69,18 +69,10 @@ def _not_a_control(tab: TabCore, target: Target, verb: str) -> NotActionableErro
 
 async def _ready_for_pointer(tab: TabCore, target: Target, verb: str, *,
                              refuse_disabled: bool, watch: str | None = None) -> dict[str, object]:
-    world = tab.refs.world
-    info = await inspect_for_pointer(target.spot, world, refuse_disabled=refuse_disabled,
-                                     watch=watch)
-    if not info.get("visible"):
-        # shown again within moments (an icon whose hover image is loading has no size, a
-        # transition), or really hidden: asked again for a little while before refusing
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + _SHOWN_PATIENCE_S
-        while not info.get("visible") and loop.time() < deadline:
-            await asyncio.sleep(0.05)
-            info = await inspect_for_pointer(target.spot, world,
-                                             refuse_disabled=refuse_disabled, watch=watch)
+    # shown again within moments (an icon whose hover image is loading has no size, a
+    # transition), or really hidden: asked again for a little while before refusing
+    info = await _read_until_shown(target, tab.refs.world, refuse_disabled=refuse_disabled,
+                                   watch=watch)
     if refuse_disabled and info.get("disabled"):
         raise NotActionableError(
             f"Cannot {verb} {_name(target)}: it is disabled.",
@@ -119,7 +111,9 @@ async def _press_again(tab: TabCore, target: Target, watch: str) -> str:
     try:
         if await hit_test(target.spot, world) is not None:
             return f"{missed}, and something else is now on top)"
-        info = await _shown_again(target, world, watch)
+        # a hover image still loading leaves it without a box: shown in two reads in a row
+        info = await _read_until_shown(target, world, refuse_disabled=True, watch=watch,
+                                       in_a_row=2)
         if not info.get("visible") or info.get("disabled"):
             return f"{missed}, and it is no longer shown or enabled)"
         await target.handle.click(timeout=min(_AGAIN_TIMEOUT_MS, timeout_ms(tab)))
@@ -131,17 +125,19 @@ async def _press_again(tab: TabCore, target: Target, watch: str) -> str:
     return f"{missed}, and pressing it again did not reach it either)"
 
 
-async def _shown_again(target: Target, world: World, watch: str) -> dict[str, object]:
-    """The target's state once it has had a box in two reads in a row (a hover image that is
-    still loading leaves it without one), or after ``_SHOWN_PATIENCE_S``; the last read arms
-    the click watcher again."""
+async def _read_until_shown(target: Target, world: World, *, refuse_disabled: bool,
+                            watch: str | None, in_a_row: int = 1) -> dict[str, object]:
+    """The target's pointer read (:func:`inspect_for_pointer`) once it has shown a box in
+    ``in_a_row`` reads in a row, or the last read after ``_SHOWN_PATIENCE_S``; the first read
+    is made at once, and the last one arms the click watcher (``watch``)."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + _SHOWN_PATIENCE_S
     seen = 0
     while True:
-        info = await inspect_for_pointer(target.spot, world, refuse_disabled=True, watch=watch)
+        info = await inspect_for_pointer(target.spot, world, refuse_disabled=refuse_disabled,
+                                         watch=watch)
         seen = seen + 1 if info.get("visible") else 0
-        if seen >= 2 or loop.time() >= deadline:
+        if seen >= in_a_row or loop.time() >= deadline:
             return info
         await asyncio.sleep(0.05)
 
