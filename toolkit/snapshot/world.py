@@ -34,23 +34,25 @@ import asyncio
 import contextlib
 import json
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
+from weakref import WeakKeyDictionary
 
 from playwright.async_api import ElementHandle, Frame
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
 from ..errors import StaleRefError
+from .direct import DIRECT_KEY, DirectLine
 from .script import script_body
 
 if TYPE_CHECKING:
-    from playwright.async_api import Playwright
+    from playwright.async_api import Page, Playwright
 
-__all__ = ["CLICK_PROBE", "ENGINE_NAME", "Spot", "World", "click_responder_js", "engine_source",
-           "register_engine"]
+__all__ = ["CLICK_PROBE", "ENGINE_NAME", "PRISTINE_KEY", "Spot", "World", "click_responder_js",
+           "engine_source", "register_engine"]
 
 ENGINE_NAME = f"webrefs{secrets.token_hex(6)}"
 """Name of the selector engine this process registers (one per Playwright instance)."""
@@ -60,8 +62,17 @@ CLICK_PROBE = f"webrefs-click-{secrets.token_hex(6)}"
 click handler (``el.onclick = fn`` is invisible from another world); sent to the document
 first, it asks whether the page gave any element one (when not, no element is asked)."""
 
+PRISTINE_KEY = f"__webrefs_p_{secrets.token_hex(6)}"
+"""Global of the page's world (set by the responder script before any page script runs)
+holding the built-ins webrefs' code in that world needs, as they were before the page could
+replace them: ``stringify`` (``JSON.stringify``, used on strings only)."""
+
 _RESPONDER_JS = """(() => {
   const name = %s;
+  try {
+    const kept = Object.freeze({ stringify: JSON.stringify.bind(JSON) });
+    Object.defineProperty(window, %s, { value: kept });
+  } catch (e) { /* defined already */ }
   const handled = new WeakSet();
   let count = 0;
   const note = (el) => { if (!handled.has(el)) { handled.add(el); count++; } };
@@ -98,8 +109,9 @@ def click_responder_js() -> str:
     contexts webrefs makes): it notes the elements the page gives click listeners
     (``addEventListener``) and answers the extractor's click probe for them and for elements
     with a script-set ``onclick``. A page can only make its own elements look clickable with
-    it, which ``cursor:pointer`` already allows."""
-    return _RESPONDER_JS % json.dumps(CLICK_PROBE)
+    it, which ``cursor:pointer`` already allows. It also keeps the built-ins of
+    :data:`PRISTINE_KEY` before the page can replace them."""
+    return _RESPONDER_JS % (json.dumps(CLICK_PROBE), json.dumps(PRISTINE_KEY))
 
 _GONE = "\u0000gone"
 """What a finder-rooted read answers when the element is no longer there (not valid JSON, so
@@ -108,6 +120,13 @@ no function's value can look like it)."""
 _ENGINE_JS = """(() => {
   const extract = %s;
   const GONE = %s;
+  // The direct line's way in (see direct.py), defined on the first query: Playwright also
+  // evaluates this source in the page's world, but queries only this world, no page sees.
+  let opened = false;
+  const open = () => {
+    opened = true;
+    try { Object.defineProperty(window, %s, { value: (o) => extract(o) }); } catch (e) { /* ok */ }
+  };
   const compiled = new Map();
   const box = (text) => {
     const d = document.createElement('div'); d.textContent = text; return d;
@@ -119,6 +138,7 @@ _ENGINE_JS = """(() => {
   };
   return {
     queryAll(root, body) {
+      if (!opened) open();
       const dot = body.indexOf('.');
       const op = body.slice(0, dot);
       const p = JSON.parse(decodeURIComponent(body.slice(dot + 1)));
@@ -143,7 +163,7 @@ _MAIN_EXTRACT_CALL = (
 @lru_cache(maxsize=1)
 def engine_source() -> str:
     """The selector engine's source: the extractor plus the ``v``/``e`` call dispatcher."""
-    return _ENGINE_JS % (script_body(), json.dumps(_GONE))
+    return _ENGINE_JS % (script_body(), json.dumps(_GONE), json.dumps(DIRECT_KEY))
 
 
 @lru_cache(maxsize=1)
@@ -195,16 +215,38 @@ class World:
     engine: str | None
     """The registered engine's name, or ``None`` for the page's main world."""
 
+    _lines: WeakKeyDictionary[Page, DirectLine] = field(
+        default_factory=WeakKeyDictionary, init=False, repr=False, compare=False)
+
     @property
     def isolated(self) -> bool:
         return self.engine is not None
 
+    def line(self, page: Page) -> DirectLine | None:
+        """The direct line to ``page``'s top-frame world (isolated worlds only)."""
+        if self.engine is None:
+            return None
+        found = self._lines.get(page)
+        if found is None:
+            found = self._lines[page] = DirectLine()
+        return found
+
     async def extract(self, frame: Frame, opts: dict[str, Any], timeout_s: float) -> Any:
-        """The extractor's output (a JSON string) for one frame."""
+        """The extractor's output (a JSON string) for one frame: a top frame's through its
+        direct line once that is found, else through the engine."""
         if self.engine is None:
             return await _bounded(self._main_extract(frame, opts), timeout_s)
-        locator = frame.locator(_selector(self.engine, "x", {**opts, "clickProbe": CLICK_PROBE}))
-        return await _bounded(locator.text_content(timeout=timeout_s * 1000), timeout_s)
+        opts = {**opts, "clickProbe": CLICK_PROBE}
+        line = self.line(frame.page) if frame.parent_frame is None else None
+        if line is not None:
+            text = await line.extract(opts, timeout_s)
+            if text is not None:
+                return text
+        locator = frame.locator(_selector(self.engine, "x", opts))
+        text = await _bounded(locator.text_content(timeout=timeout_s * 1000), timeout_s)
+        if line is not None:
+            line.look(frame.page)
+        return text
 
     async def _main_extract(self, frame: Frame, opts: dict[str, Any]) -> Any:
         key = f"{opts.get('registryKey')}_extract"

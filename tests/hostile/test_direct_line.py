@@ -1,0 +1,98 @@
+"""The direct line (``snapshot/direct.py``): once a document has been read through the engine,
+later reads call the extractor over DevTools in the same isolated world. These tests pin that
+it serves reads, that it reads the same world (same refs, nothing a page can patch), that a new
+document goes back to the engine and is found again, and that a stuck page still gives a typed
+error within seconds."""
+
+from __future__ import annotations
+
+import time
+
+from webrefs import Browser, Tab
+from webrefs.errors import WebrefsError
+from webrefs.snapshot.direct import DIRECT_KEY, DirectLine
+
+from tests.helpers.server import SiteServer
+
+BOUND_S = 15.0
+
+
+def _line(tab: Tab) -> DirectLine:
+    line = tab.core.refs.world.line(tab.page)
+    assert line is not None, "the tab's pages are read in webrefs' isolated world"
+    return line
+
+
+def _read_until_direct(tab: Tab, tries: int = 20) -> str:
+    """Snapshots until one is served by the direct line (finding it runs in the background
+    after an engine read); that snapshot's text."""
+    line = _line(tab)
+    before = line.reads
+    for _ in range(tries):
+        text = tab.snapshot(interactive_only=False).text
+        if line.reads > before:
+            return text
+        time.sleep(0.05)
+    raise AssertionError(f"no read went the direct way in {tries} snapshots")
+
+
+def test_later_reads_go_direct_and_match_the_engine_read(tab: Tab, site: SiteServer) -> None:
+    tab.goto(site.url("/hostile/patched.html"))
+    line = _line(tab)
+    first = tab.snapshot(interactive_only=False).text
+    assert line.reads == 0  # a new document is read through the engine first
+    direct = _read_until_direct(tab)
+    assert direct == first  # same world, same registry: the very same refs
+    assert "FORGED" not in direct and "Show total" in direct
+
+
+def test_a_direct_read_cannot_be_forged_by_replaced_builtins(tab: Tab, site: SiteServer) -> None:
+    tab.goto(site.url("/hostile/patched.html"))
+    tab.snapshot()
+    text = _read_until_direct(tab)
+    assert "FORGED" not in text
+    ref = text.split('button "Show details" [ref=')[1].split("]")[0]
+    assert tab.click(ref).success
+    assert "details shown" in tab.get_text().text
+    # the entry point lives in webrefs' world only: the page's world has no such global
+    assert tab.evaluate(f"typeof window[{DIRECT_KEY!r}]") == "undefined"
+
+
+def test_a_new_document_is_read_through_the_engine_then_found_again(
+        tab: Tab, site: SiteServer) -> None:
+    tab.goto(site.url("/hostile/one.html"))
+    tab.snapshot()
+    _read_until_direct(tab)
+    line = _line(tab)
+    served = line.reads
+    tab.goto(site.url("/hostile/patched.html"))
+    text = tab.snapshot(interactive_only=False).text
+    assert line.reads == served  # the old document's world is gone: the engine read this one
+    assert "Show total" in text and "FORGED" not in text
+    assert _read_until_direct(tab) == text
+
+
+def test_a_page_that_locks_up_after_the_line_was_found_gives_a_typed_error(
+        browser: Browser, site: SiteServer) -> None:
+    tab = browser.new_tab()
+    try:
+        tab.configure(max_wait_ms=1000)
+        tab.goto(site.url("/hostile/one.html"))
+        tab.snapshot()
+        _read_until_direct(tab)
+        served = _line(tab).reads
+        tab.evaluate("setTimeout(() => { for (;;) {} }, 50)")
+        time.sleep(0.3)
+        started = time.monotonic()
+        try:
+            tab.snapshot()
+        except WebrefsError as exc:
+            assert "not responding" in exc.message
+        else:
+            raise AssertionError("a snapshot of a locked page succeeded")
+        assert time.monotonic() - started < BOUND_S
+        assert _line(tab).reads == served
+        tab.goto(site.url("/hostile/one.html"))  # and the tab can still be used
+        assert "A plain page" in tab.snapshot(interactive_only=False).text
+    finally:
+        tab.close()
