@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterator
 
 import pytest
-from webrefs import Browser, WebTools
+from webrefs import Browser, Tab, WebTools
 from webrefs.snapshot.extract import _foreign_ref
 
 from tests.helpers.server import SiteServer
@@ -146,3 +146,17 @@ def test_the_safety_rules_read_the_page_text_a_page_hides_from_its_own_world(
         assert any("irreversible" in reason for reason in result.safety.reasons), result.safety
     finally:
         tab.close()
+
+
+def test_a_page_that_replaced_builtins_is_seen_to_settle(tab: Tab, site: SiteServer) -> None:
+    """The readiness monitor runs in the page's world (it must see the page's timers). Its
+    answer is one string written by hand, so a page that replaces ``Object.keys`` (which
+    Playwright's serializer uses on an object) or ``JSON.stringify`` cannot make every action
+    wait out the whole wait limit."""
+    tab.configure(max_wait_ms=3000)
+    opened = tab.goto(site.url("/hostile/patched.html"))
+    assert "wait limit" not in opened.message, opened.message
+    ref = next(r for r, n in tab.snapshot().refs.items() if n.name == "Show details")
+    clicked = tab.click(ref)
+    assert clicked.success and "wait limit" not in clicked.message, clicked.message
+    assert clicked.mutations > 0  # the monitor's counts are read, not lost

@@ -26,15 +26,18 @@ waited for.
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 import weakref
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Frame, Page, Request
 
 from ..errors import WebrefsError
+from ..snapshot.world import PRISTINE_KEY
 
 if TYPE_CHECKING:
     from ..session.tabcore import TabCore
@@ -65,7 +68,7 @@ _ASYNC_TIMER_MS = 50
 # The monitor lives on a non-enumerable symbol property of the window: idempotent per document.
 _MONITOR_JS = """
 (mode) => {
-  const KEY = Symbol.for('webrefs.readiness.v1');
+  const KEY = Symbol.for('webrefs.readiness.v1'), PRISTINE = %s;
   let st = window[KEY];
   const fresh = !st;
   if (!st) {
@@ -137,23 +140,41 @@ _MONITOR_JS = """
     st.trackUntil = Math.min(st.trackUntil, now + st.trackMs);
     st.settleFrom = now;
   }
+  // The answer is one JSON string, written here: an object would be serialized with the
+  // page's Object.keys, and JSON.stringify may be the page's too (the responder script keeps
+  // the original; it is used on strings only, which no toJSON can reach).
+  const kept = window[PRISTINE];
+  const quote = kept && typeof kept.stringify === 'function' ? kept.stringify : JSON.stringify;
   let focused = null;
   const a = document.activeElement;
   if (a && a !== document.body && a !== document.documentElement) {
     focused = (a.getAttribute('role') || a.tagName.toLowerCase()) + ' ' +
-      JSON.stringify(((a.getAttribute('aria-label') || a.getAttribute('name') ||
-                       a.getAttribute('placeholder') || a.innerText || a.value || '') + '')
-                     .trim().slice(0, 60));
+      quote(((a.getAttribute('aria-label') || a.getAttribute('name') ||
+              a.getAttribute('placeholder') || a.innerText || a.value || '') + '')
+            .trim().slice(0, 60));
   }
-  return {fresh, mut: st.mut - st.mut0, added: st.added - st.added0,
-          sinceMut: now - Math.max(st.last, st.settleFrom || 0),
-          mutAfter: st.last > (st.settleFrom || 0),
-          timers: st.timers, slowTimer: !!st.sawSlowTimer,
-          opens: st.opens - (st.opens0 || 0),
-          readyState: document.readyState, focused, scrollHeight:
-          (document.scrollingElement || document.documentElement).scrollHeight};
+  const from = st.settleFrom || 0, se = document.scrollingElement || document.documentElement;
+  const out = [['fresh', fresh], ['mut', st.mut - st.mut0], ['added', st.added - st.added0],
+               ['sinceMut', now - (st.last > from ? st.last : from)], ['mutAfter', st.last > from],
+               ['timers', st.timers], ['slowTimer', !!st.sawSlowTimer],
+               ['opens', st.opens - (st.opens0 || 0)], ['readyState', document.readyState],
+               ['focused', focused],
+               ['scrollHeight', se.scrollHeight]];
+  let text = '{';
+  for (let i = 0; i < out.length; i++) {
+    const v = out[i][1], t = typeof v;
+    text += (i ? ',"' : '"') + out[i][0] + '":' + (t === 'string' ? quote(v)
+      : t === 'boolean' ? (v ? 'true' : 'false')
+      : t === 'number' && v === v && v !== Infinity && v !== -Infinity ? '' + v : 'null');
+  }
+  return text + '}';
 }
 """
+
+
+@lru_cache(maxsize=1)
+def _monitor_js() -> str:
+    return _MONITOR_JS % json.dumps(PRISTINE_KEY)
 
 
 _FOCUSED_REF_JS = """
@@ -273,12 +294,18 @@ class Readiness:
         """One look at the page; ``None`` when it did not answer in time."""
         try:
             result = await asyncio.wait_for(
-                self.tab.page.main_frame.evaluate(_MONITOR_JS, mode),
+                self.tab.page.main_frame.evaluate(_monitor_js(), mode),
                 timeout=max(0.05, min(EVAL_TIMEOUT_S, budget_s)),
             )
         except (TimeoutError, PlaywrightError):
             return None
-        return result if isinstance(result, dict) else None
+        if not isinstance(result, str):
+            return None
+        try:
+            state = json.loads(result)
+        except ValueError:  # a page's own JSON.stringify on a wrapped page
+            return None
+        return state if isinstance(state, dict) else None
 
     def _pending_requests(self, now: float) -> int:
         patience = REQUEST_PATIENCE_MS / 1000
