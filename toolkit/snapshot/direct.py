@@ -12,8 +12,9 @@ Finding the world: a ``Runtime.enable`` on the line's own DevTools session lists
 execution contexts, and ``Runtime.disable`` follows at once (no console traffic is kept). The
 world is the isolated context of the top frame that holds the engine's entry point
 (:data:`DIRECT_KEY`, an unguessable per-process name defined there by the engine); no page
-script can reach that world, so none can pose as it. Finding runs in the background after a
-read that went the engine's way and never delays a read.
+script can reach that world, so none can pose as it. Finding runs in the background, begun
+alongside a read that goes the engine's way (the contexts are listed meanwhile, and probed
+once that read is done), and never delays a read.
 
 Contract: :meth:`DirectLine.extract` returns the extractor's output, or ``None`` when the line
 cannot serve this read (no world found yet, a new document, no DevTools); the caller then goes
@@ -56,13 +57,14 @@ class DirectLine:
         self._session: CDPSession | None = None
         self._context: int | None = None
         self._finding: asyncio.Future[None] | None = None
+        self._engine_ran = asyncio.Event()
         self._usable = True
         self.reads = 0
         """Reads this line served (for tests and benchmarks)."""
 
     async def extract(self, opts: dict[str, Any], timeout_s: float) -> str | None:
         """The extractor's output for the top frame, or ``None`` when the line cannot serve
-        this read (go the engine's way, then call :meth:`look`)."""
+        this read (then call :meth:`look`, go the engine's way, and call :meth:`engine_ran`)."""
         session, context = self._session, self._context
         if session is None or context is None:
             return None
@@ -84,13 +86,19 @@ class DirectLine:
         return value
 
     def look(self, page: Page) -> None:
-        """Find ``page``'s world in the background (after a read that went the engine's
-        way, which made sure the world holds the engine)."""
+        """Start finding ``page``'s world, alongside a read that goes the engine's way: the
+        page's contexts are listed at once, and probed once :meth:`engine_ran` says the
+        engine has been in this document (which defines its entry point)."""
         if not self._usable or self._context is not None:
             return
         if self._finding is not None and not self._finding.done():
             return
+        self._engine_ran.clear()
         self._finding = asyncio.ensure_future(self._find_quietly(page))
+
+    def engine_ran(self) -> None:
+        """The engine has just read the page's current document."""
+        self._engine_ran.set()
 
     async def _find_quietly(self, page: Page) -> None:
         try:
@@ -128,6 +136,7 @@ class DirectLine:
         isolated = [c["id"] for c in contexts
                     if isinstance(c.get("id"), int)
                     and not (c.get("auxData") or {}).get("isDefault", True)]
+        await self._engine_ran.wait()
         answers = await asyncio.gather(*(
             session.send("Runtime.evaluate", {
                 "expression": _IS_OURS_JS, "contextId": cid, "returnByValue": True})

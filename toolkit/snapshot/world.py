@@ -242,10 +242,11 @@ class World:
             text = await line.extract(opts, timeout_s)
             if text is not None:
                 return text
+            line.look(frame.page)
         locator = frame.locator(_selector(self.engine, "x", opts))
         text = await _bounded(locator.text_content(timeout=timeout_s * 1000), timeout_s)
         if line is not None:
-            line.look(frame.page)
+            line.engine_ran()
         return text
 
     async def _main_extract(self, frame: Frame, opts: dict[str, Any]) -> Any:
