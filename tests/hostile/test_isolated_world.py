@@ -160,3 +160,32 @@ def test_a_page_that_replaced_builtins_is_seen_to_settle(tab: Tab, site: SiteSer
     clicked = tab.click(ref)
     assert clicked.success and "wait limit" not in clicked.message, clicked.message
     assert clicked.mutations > 0  # the monitor's counts are read, not lost
+
+
+def _node(ref: str | None, *kids: dict[str, object]) -> dict[str, object]:
+    return {"tag": "div", **({"ref": ref} if ref else {}), "children": list(kids)}
+
+
+@pytest.mark.parametrize(("root", "focused", "end", "prefix", "start", "bad"), [
+    (_node(None, _node("f1e1"), _node("f1e2")), None, 3, "f1", 1, None),
+    (_node(None, _node("e1")), None, 3, "f1", 1, "e1"),
+    (_node(None, _node(None, _node("f2e1"))), None, 3, "f1", 1, "f2e1"),
+    (_node(None, _node("f1e7")), None, 3, "f1", 1, "f1e7"),
+    (_node(None, _node("f1e01")), None, 3, "f1", 1, "f1e01"),
+    (_node(None), "e2", 3, "f1", 1, "e2"),
+    (_node("e4"), None, 5, "", 5, None),  # below this read's start is fine: an older ref
+    (_node(None), None, 0, "", 5, "nextRef=0"),
+    (_node(None), None, 5 + 1_000_001, "", 5, "nextRef=1000006"),
+])
+def test_foreign_refs_in_a_frames_tree_are_found_as_in_its_json(
+        root: dict[str, object], focused: str | None, end: int, prefix: str, start: int,
+        bad: str | None) -> None:
+    """The quick path (a page with one frame, read straight into a tree) checks refs on the
+    tree; it must find exactly what the check on the raw output finds."""
+    from webrefs.models import PageTree
+    from webrefs.snapshot.extract import _foreign_ref_in
+
+    data = {"nextRef": end, "root": root, "focusedRef": focused}
+    tree = PageTree.model_validate({"root": root, "focusedRef": focused})
+    assert _foreign_ref(data, prefix, start) == bad
+    assert _foreign_ref_in(tree, end, prefix, start) == bad

@@ -8,6 +8,7 @@ import pytest
 import webrefs
 from webrefs import Tab, extractor_script, parse_snapshot_json
 from webrefs.errors import SnapshotFormatError
+from webrefs.snapshot.script import quick_read
 
 from tests.helpers.extracting import evaluate, find
 from tests.helpers.server import SiteServer
@@ -115,3 +116,32 @@ def test_root_selector(tab: Tab, site: SiteServer) -> None:
         extract(tab, root_selector="#nothing-here")
     with pytest.raises(InvalidArgumentError):
         extract(tab, root_selector="div[[")
+
+
+def test_quick_read_gives_the_tree_parse_gives() -> None:
+    text = json.dumps({**VALID, "nextRef": 4})
+    quick = quick_read(text)
+    assert quick is not None
+    assert quick.tree == parse_snapshot_json(text)
+    assert quick.tree.model_dump(by_alias=True) == parse_snapshot_json(text).model_dump(
+        by_alias=True)
+    assert quick.next_ref == 4 and not quick.root_missing
+    missing = quick_read(json.dumps({**VALID, "rootMissing": True}))
+    assert missing is not None and missing.root_missing
+
+
+@pytest.mark.parametrize("text", [
+    json.dumps({**VALID, "iframes": 1}),  # iframe nodes: stitched by the general path
+    json.dumps({**VALID, "version": 2}),
+    json.dumps({**VALID, "nextRef": True}),
+    json.dumps({key: value for key, value in VALID.items() if key != "nextRef"}),
+    json.dumps({**VALID, "root": {"children": []}}),
+    '{"version": 1, "root": ',
+    "[]",
+])
+def test_quick_read_leaves_what_it_cannot_vouch_for_to_the_general_path(text: str) -> None:
+    assert quick_read(text) is None
+
+
+def test_quick_read_takes_only_text() -> None:
+    assert quick_read(VALID) is None

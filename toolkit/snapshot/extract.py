@@ -25,7 +25,7 @@ from ..errors import (
     translate_playwright_error,
 )
 from ..models import PageTree
-from .script import load_frame_json, tree_from_dict
+from .script import QuickRead, load_frame_json, quick_read, tree_from_dict
 
 if TYPE_CHECKING:
     from playwright.async_api import Page
@@ -81,6 +81,8 @@ class _FrameRead:
     frame: Frame
     prefix: str
     data: dict[str, Any] | None = None
+    quick: QuickRead | None = None
+    """The output read straight into a tree (a page with one frame), instead of ``data``."""
     error: str | None = None
     key: int | None = None
     by_key: dict[int, dict[str, Any]] = field(default_factory=dict)
@@ -126,12 +128,14 @@ async def extract_page(
             r.key = await _frame_key(r, book)
             return
         if is_main:
-            await _read_frame(r, book.world, opts, timeout, root_selector)
+            await _read_frame(r, book.world, opts, timeout, root_selector, alone=len(reads) == 1)
         else:
             _, r.key = await asyncio.gather(
                 _read_frame(r, book.world, opts, timeout, None), _frame_key(r, book)
             )
-        if r.data is not None:
+        if r.quick is not None:
+            book.advance(r.prefix, r.quick.next_ref)
+        elif r.data is not None:
             book.advance(r.prefix, int(r.data.get("nextRef") or 1))
 
     results = await asyncio.gather(*(read(r) for r in reads), return_exceptions=True)
@@ -139,15 +143,17 @@ async def extract_page(
         if isinstance(res, BaseException):
             raise res
     main_read = reads[0]
-    assert main_read.data is not None
-    data = main_read.data
-    if data.get("rootMissing"):
+    quick, data = main_read.quick, main_read.data
+    if (quick.root_missing if quick is not None else data is not None and data.get("rootMissing")):
         raise NoMatchError(
             f"root_selector {root_selector!r} matched nothing on the page.",
             hint="Check the selector, or take a snapshot of the whole page.",
         )
-    tree = _stitch(reads, data)
-    tree_model = tree_from_dict(tree)
+    if quick is not None:
+        tree_model = quick.tree
+    else:
+        assert data is not None
+        tree_model = tree_from_dict(_stitch(reads, data))
     if dialogs:
         tree_model = tree_model.model_copy(update={"dialogs": list(dialogs)})
     return tree_model
@@ -155,12 +161,21 @@ async def extract_page(
 
 async def _read_frame(
     r: _FrameRead, world: World, opts: dict[str, Any], timeout: float,
-    root_selector: str | None,
+    root_selector: str | None, alone: bool = False,
 ) -> None:
-    """Run the extractor in one frame; child frame failures are kept in ``r.error``."""
+    """Run the extractor in one frame; child frame failures are kept in ``r.error``.
+    ``alone``: the page has no other frame, so the output may be read straight into a tree."""
     is_main = r.frame.parent_frame is None
     try:
         text = await world.extract(r.frame, opts, timeout)
+        quick = quick_read(text) if alone else None
+        if quick is not None:
+            foreign = _foreign_ref_in(quick.tree, quick.next_ref, r.prefix, int(opts["nextRef"]))
+            if foreign is not None:
+                raise SnapshotFormatError(
+                    f"The output names ref {foreign[:40]!r}, which is not this frame's to give.")
+            r.quick = quick
+            return
         data = load_frame_json(text)
         foreign = _foreign_ref(data, r.prefix, int(opts["nextRef"]))
         if foreign is not None:
@@ -207,6 +222,24 @@ def _foreign_ref(data: dict[str, Any], prefix: str, start: int) -> str | None:
         if "ref" in node:
             refs.append(node["ref"])
         stack.extend(node.get("children") or ())
+    return _first_foreign(refs, prefix, end)
+
+
+def _foreign_ref_in(tree: PageTree, end: int, prefix: str, start: int) -> str | None:
+    """:func:`_foreign_ref` for an output already read into a tree (``end``: its nextRef)."""
+    if not start <= end <= start + _MAX_NEW_REFS:
+        return f"nextRef={end}"
+    refs: list[object] = [tree.focused_ref] if tree.focused_ref is not None else []
+    stack = [tree.root]
+    while stack:
+        node = stack.pop()
+        if node.ref is not None:
+            refs.append(node.ref)
+        stack.extend(node.children)
+    return _first_foreign(refs, prefix, end)
+
+
+def _first_foreign(refs: list[Any], prefix: str, end: int) -> str | None:
     for ref in refs:
         if not isinstance(ref, str) or not ref.startswith(prefix):
             return str(ref)

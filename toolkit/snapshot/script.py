@@ -12,12 +12,12 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-from pydantic import ValidationError
+from pydantic import Field, StrictInt, ValidationError
 
 from ..errors import SnapshotFormatError
 from ..models import PageTree
 
-__all__ = ["FORMAT_VERSION", "extractor_script", "parse_snapshot_json"]
+__all__ = ["FORMAT_VERSION", "QuickRead", "extractor_script", "parse_snapshot_json", "quick_read"]
 
 FORMAT_VERSION = 1
 """Version of the extractor's JSON format this package reads."""
@@ -83,3 +83,42 @@ def parse_snapshot_json(text: str) -> PageTree:
     ``version`` or a shape that does not match the format.
     """
     return tree_from_dict(load_frame_json(text))
+
+
+class _FrameOutput(PageTree):
+    """One frame's output as it comes: a page tree plus what only the reader needs."""
+
+    next_ref: StrictInt = Field(alias="nextRef")
+    iframes: StrictInt = 0
+    root_missing: bool = Field(False, alias="rootMissing")
+
+
+class QuickRead:
+    """A frame's output read straight from its JSON text: the tree, the frame's ref counter
+    after the read, and whether ``rootSelector`` matched nothing."""
+
+    __slots__ = ("next_ref", "root_missing", "tree")
+
+    def __init__(self, tree: PageTree, next_ref: int, root_missing: bool) -> None:
+        self.tree = tree
+        self.next_ref = next_ref
+        self.root_missing = root_missing
+
+
+def quick_read(text: object) -> QuickRead | None:
+    """One frame's output validated straight from its JSON text, with no dicts in between
+    (for a page with no child frames: nothing to stitch). ``None`` when the output holds
+    iframe nodes or does not validate: the general path then reads it, and says precisely
+    what is wrong."""
+    if not isinstance(text, str):
+        return None
+    try:
+        out = _FrameOutput.model_validate_json(text)
+    except ValidationError:
+        return None
+    if out.version != FORMAT_VERSION or out.iframes:
+        return None
+    tree = PageTree.model_construct(
+        _fields_set=out.model_fields_set & set(PageTree.model_fields),
+        **{name: getattr(out, name) for name in PageTree.model_fields})
+    return QuickRead(tree, out.next_ref, out.root_missing)
