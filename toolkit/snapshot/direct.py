@@ -105,8 +105,6 @@ class DirectLine:
             await asyncio.wait_for(self._find(page), _FIND_TIMEOUT_S)
         except (PlaywrightError, TimeoutError):
             self._context = None  # closed, crashed or busy: looked for again after a read
-        except NotImplementedError:
-            self._usable = False
 
     async def _find(self, page: Page) -> None:
         if page.is_closed():
@@ -117,7 +115,8 @@ class DirectLine:
             except PlaywrightError as exc:
                 if "closed" in str(exc).lower():
                     raise
-                raise NotImplementedError from None  # no DevTools here: engine's way only
+                self._usable = False  # no DevTools here: the engine's way only
+                return
         session = self._session
         contexts: list[dict[str, Any]] = []
 

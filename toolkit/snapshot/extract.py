@@ -169,19 +169,14 @@ async def _read_frame(
     try:
         text = await world.extract(r.frame, opts, timeout)
         quick = quick_read(text) if alone else None
-        if quick is not None:
-            foreign = _foreign_ref_in(quick.tree, quick.next_ref, r.prefix, int(opts["nextRef"]))
-            if foreign is not None:
-                raise SnapshotFormatError(
-                    f"The output names ref {foreign[:40]!r}, which is not this frame's to give.")
-            r.quick = quick
-            return
-        data = load_frame_json(text)
-        foreign = _foreign_ref(data, r.prefix, int(opts["nextRef"]))
+        data = load_frame_json(text) if quick is None else None
+        start = int(opts["nextRef"])
+        foreign = (_foreign_ref_in(quick.tree, quick.next_ref, r.prefix, start)
+                   if quick is not None else _foreign_ref(data or {}, r.prefix, start))
         if foreign is not None:
             raise SnapshotFormatError(
                 f"The output names ref {foreign[:40]!r}, which is not this frame's to give.")
-        r.data = data
+        r.quick, r.data = quick, data
     except TimeoutError:
         if is_main:
             raise SnapshotError(
