@@ -1,5 +1,6 @@
 """Where the extractor spends its time in the page: a sampling CPU profile of repeated
-extractions over corpus pages, self time per function of ``extractor.js`` and per DOM call.
+extractions over corpus pages, self time per function of ``extractor.js`` and per DOM call
+(``--inclusive``: the time under each function, callees included).
 
 Shares of samples are what this reports, not milliseconds: they hold on a busy machine too,
 where wall-clock times do not. Use it to find what to make faster; use ``bench_extract.py``
@@ -18,6 +19,7 @@ import asyncio
 import sys
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 from corpus import DEFAULT_CORPUS, ORIGIN, corpus_files, serve_only
 from playwright.async_api import async_playwright
@@ -27,11 +29,48 @@ from webrefs.snapshot.refs import RefBook
 from webrefs.snapshot.world import World, register_engine
 
 _NOT_WORK = {"(idle)", "(program)"}
+_WORK = "(all work)"
 
 
-async def profile(corpus: Path, step: int, runs: int, world_kind: str) -> Counter[str]:
-    """Self samples per function over every ``step``-th corpus page, ``runs`` extractions
-    each (after one warm-up)."""
+def _label(node: dict[str, Any]) -> str:
+    frame = node["callFrame"]
+    fn = frame["functionName"] or "(anonymous)"
+    native = frame["lineNumber"] < 0 and fn not in _NOT_WORK and not fn.startswith("(")
+    return f"{fn} (DOM)" if native else str(fn)
+
+
+def count_samples(nodes: list[dict[str, Any]], hits: Counter[str], inclusive: bool) -> None:
+    """Add one profile's samples to ``hits``: each node's own samples to its function, or
+    (``inclusive``) to every distinct function on its stack, so a function's count is the
+    samples taken while it, or anything it called, was running."""
+    by_id = {node["id"]: node for node in nodes}
+    parent: dict[int, int] = {}
+    for node in nodes:
+        for child in node.get("children", ()):
+            parent[child] = node["id"]
+    for node in nodes:
+        n = node.get("hitCount", 0)
+        if not n:
+            continue
+        if not inclusive:
+            hits[_label(node)] += n
+            continue
+        if _label(node) not in _NOT_WORK:
+            hits[_WORK] += n
+        seen: set[str] = set()
+        at: int | None = node["id"]
+        while at is not None:
+            seen.add(_label(by_id[at]))
+            at = parent.get(at)
+        for label in seen:
+            hits[label] += n
+
+
+async def profile(
+    corpus: Path, step: int, runs: int, world_kind: str, inclusive: bool = False
+) -> Counter[str]:
+    """Samples per function over every ``step``-th corpus page, ``runs`` extractions each
+    (after one warm-up): self samples, or with ``inclusive`` the samples under each function."""
     files = corpus_files(corpus)[::step]
     hits: Counter[str] = Counter()
     async with async_playwright() as pw:
@@ -57,26 +96,27 @@ async def profile(corpus: Path, step: int, runs: int, world_kind: str) -> Counte
             for _ in range(runs):
                 await extract_page(page, book)
             data = (await cdp.send("Profiler.stop"))["profile"]
-            for node in data["nodes"]:
-                frame = node["callFrame"]
-                fn = frame["functionName"] or "(anonymous)"
-                native = frame["lineNumber"] < 0 and fn not in _NOT_WORK and not fn.startswith("(")
-                hits[f"{fn} (DOM)" if native else fn] += node.get("hitCount", 0)
+            count_samples(data["nodes"], hits, inclusive)
             await cdp.detach()
             await page.close()
         await browser.close()
     return hits
 
 
-def report(hits: Counter[str], top: int) -> str:
+def report(hits: Counter[str], top: int, inclusive: bool = False) -> str:
     work = {k: v for k, v in hits.items() if k not in _NOT_WORK}
-    total = sum(work.values()) or 1
-    lines = [f"{sum(work.values())} samples of work (idle and program time left out)", "",
+    if inclusive:
+        total = work.pop(_WORK, 0) or 1
+        work = {k: v for k, v in work.items() if k != "(root)"}
+    else:
+        total = sum(work.values()) or 1
+    lines = [f"{total} samples of work (idle and program time left out)", "",
              "| share | function |", "|---:|---|"]
     for fn, n in sorted(work.items(), key=lambda kv: -kv[1])[:top]:
         lines.append(f"| {100 * n / total:.1f}% | {fn} |")
-    dom = sum(v for k, v in work.items() if k.endswith("(DOM)"))
-    lines += ["", f"DOM and style calls: {100 * dom / total:.1f}% of the work."]
+    if not inclusive:  # (inclusive counts overlap: no sum of them means anything)
+        dom = sum(v for k, v in work.items() if k.endswith("(DOM)"))
+        lines += ["", f"DOM and style calls: {100 * dom / total:.1f}% of the work."]
     return "\n".join(lines)
 
 
@@ -87,8 +127,11 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5, help="profiled extractions per page")
     parser.add_argument("--world", choices=("isolated", "main"), default="isolated")
     parser.add_argument("--top", type=int, default=40)
+    parser.add_argument("--inclusive", action="store_true",
+                        help="count the samples under each function, not only its own")
     args = parser.parse_args()
-    print(report(asyncio.run(profile(args.corpus, args.step, args.runs, args.world)), args.top))
+    hits = asyncio.run(profile(args.corpus, args.step, args.runs, args.world, args.inclusive))
+    print(report(hits, args.top, args.inclusive))
 
 
 if __name__ == "__main__":

@@ -296,14 +296,22 @@
     const m = /^matrix\(([^,]+), ([^,]+), ([^,]+), ([^,]+)/.exec(transform);
     return !!m && Math.abs(m[1] * m[4] - m[2] * m[3]) < 0.01;
   }
-  // indentSeen: an inline box whose parent's text-indent was already checked
-  function unseen(el, cs, display = cs.display, indentSeen = false) {
+  // Elements a name's content found seen, with their rect (null: inline or display:contents,
+  // none read): the walk, which comes to them later, does not test them again.
+  const seenOk = new Map();
+  // indentSeen: an inline box whose parent's text-indent was already checked; keep: remember
+  // a seen element in seenOk
+  function unseen(el, cs, display = cs.display, indentSeen = false, keep = false) {
     if ((cs.opacity !== '1' && parseFloat(cs.opacity) < 0.05) ||
         textless(cs, indentSeen && display === 'inline', parseFloat(cs.fontSize))) return true;
-    if (display === 'contents') return false;
-    const clipPath = cs.clipPath;
-    return gone(cs, display, el.localName, clipPath) ||
-      (display !== 'inline' && hiddenBox(el, cs, el.getBoundingClientRect(), clipPath));
+    let rect = null;
+    if (display !== 'contents') {
+      const clipPath = cs.clipPath;
+      if (gone(cs, display, el.localName, clipPath) ||
+          (display !== 'inline' && hiddenBox(el, cs, rect = el.getBoundingClientRect(), clipPath))) return true;
+    }
+    if (keep) seenOk.set(el, rect);
+    return false;
   }
   // a masked field (password, -webkit-text-security, a password autocomplete) never shows its value
   const masked = (el) => el.type === 'password' || /password/i.test(el.getAttribute('autocomplete') || '') ||
@@ -333,10 +341,12 @@
     if (list.length) ownsOf.set(ow, list);
   }
 
-  // ---- CSS generated content is read only where it may be: GEN has keys (tag, .class, #id)
-  // of selectors setting `content`, '*' for any; kept per sheet.
+  // ---- CSS generated content is read only where it may be: GEN maps keys (tag, .class, #id)
+  // of selectors setting `content`, '*' for any, to where they set it (G_BEFORE, G_AFTER,
+  // G_OWN: the element's own `content`); kept per sheet.
+  const G_BEFORE = 1, G_AFTER = 2, G_OWN = 4, G_ALL = 7;
   const genMemo = reg.genMemo instanceof WeakMap ? reg.genMemo : (reg.genMemo = new WeakMap());
-  const GEN = new Set();
+  const GEN = new Map();
   for (const sh of [...doc.styleSheets, ...(doc.adoptedStyleSheets || [])]) {
     let keys = [], m = genMemo.get(sh);
     try {
@@ -347,9 +357,11 @@
           for (const r of st.pop()) {
             if (r.style && r.style.content && !/^(""|''|none|normal)$/.test(r.style.content)) {
               for (const sel of (r.selectorText || '*').split(',')) {
+                const ps = /::?(before|after)\b/i.exec(sel);
+                if (!ps && /::/.test(sel)) continue;  // ::marker, ::placeholder...: no part of a name
                 const last = sel.replace(/::?(before|after)\b.*$/i, '').replace(/:[\w-]+(\([^()]*\))?/g, '').trim().split(/[\s>+~]+/).pop();
                 const k = /[()\\[*]/.test(last) ? null : /\.[\w-]+|#[\w-]+/.exec(last) || /^[a-z][\w-]*/i.exec(last);
-                keys.push(k ? k[0].toLowerCase() : '*');
+                keys.push(k ? k[0].toLowerCase() : '*', !ps ? G_OWN : ps[1].toLowerCase() === 'before' ? G_BEFORE : G_AFTER);
               }
             }
             if (r.cssRules) st.push(r.cssRules);
@@ -359,14 +371,21 @@
         genMemo.set(sh, [n, keys]);
       }
     } catch (e) {  // another origin's, or one of ours that failed to load (no rules)
-      if (!sh.href || new URL(sh.href, doc.baseURI).origin !== win.location.origin) keys = ['*'];
+      if (!sh.href || new URL(sh.href, doc.baseURI).origin !== win.location.origin) keys = ['*', G_ALL];
     }
-    for (const k of keys) GEN.add(k);
+    for (let i = 0; i < keys.length; i += 2) GEN.set(keys[i], (GEN.get(keys[i]) || 0) | keys[i + 1]);
   }
-  // For '*' only the named element and empty ones (icons) are read.
-  const GCLS = [...GEN].some((k) => k[0] === '.');
-  const mayGen = (el) => (GEN.has('*') && (el === nm.target || !el.firstChild)) || GEN.has(el.localName) ||
-    (!!el.id && GEN.has('#' + el.id.toLowerCase())) || (GCLS && [].some.call(el.classList, (c) => GEN.has('.' + c.toLowerCase())));
+  // Where el may have generated content (G_* bits). For '*' only the named element and empty
+  // ones (icons) are read.
+  const GCLS = [...GEN.keys()].some((k) => k[0] === '.');
+  const GSTAR = GEN.get('*') || 0;
+  function mayGen(el) {
+    let bits = GEN.get(el.localName) || 0;
+    if (GSTAR && (el === nm.target || !el.firstChild)) bits |= GSTAR;
+    if (el.id) bits |= GEN.get('#' + el.id.toLowerCase()) || 0;
+    if (GCLS) for (const c of el.classList) bits |= GEN.get('.' + c.toLowerCase()) || 0;
+    return bits;
+  }
 
   // A computed `content`: strings, attr(), the alternative text after "/" (images, quotes,
   // counters: nothing); null for an element's own content without alternative text.
@@ -474,10 +493,10 @@
 
   // 2F: ::before, own `content` alternative or children (shadow, slots, owned), ::after.
   function fromContent(el, cs, f) {
-    const gen = nm.pseudo || el.shadowRoot || (GEN.size > 0 && mayGen(el)), was = nm.pseudo;
+    const gen = nm.pseudo || el.shadowRoot ? G_ALL : GEN.size > 0 ? mayGen(el) : 0, was = nm.pseudo;
     nm.pseudo = was || !!el.shadowRoot;
-    let out = gen ? pseudoText(el, '::before') : '';
-    const own = gen && cs.content !== 'normal' && cs.content !== 'none' ? parseContent(el, cs.content, false) : null;
+    let out = gen & G_BEFORE ? pseudoText(el, '::before') : '';
+    const own = gen & G_OWN && cs.content !== 'normal' && cs.content !== 'none' ? parseContent(el, cs.content, false) : null;
     if (own !== null) out += own;
     else if (!NO_CONTENT.has(el.localName)) {
       const kids = kidsOf(el);
@@ -488,14 +507,17 @@
         if (k.localName === 'br') { out += ' '; continue; }
         if (nm.role === 'treeitem' && SUBTREE.test(k.getAttribute('role') || k.localName)) continue;  // its folder's items
         const kcs = win.getComputedStyle(k);
-        if (nm.strict && !(f & F_SHOW) && unseen(k, kcs)) continue;
+        if (nm.strict && !(f & F_SHOW) && !seenOk.has(k) && unseen(k, kcs, kcs.display, false, true)) {
+          nm.dropped = true;
+          continue;
+        }
         const t = alt(k, f & ~F_SELF, kcs);
         out += kcs.display === 'inline' ? t : ' ' + t + ' ';
       }
       for (const o of ownsOf.get(el) || []) out += ' ' + alt(o, f & ~F_SELF) + ' ';
     }
     nm.pseudo = was;
-    return gen ? out + pseudoText(el, '::after') : out;
+    return gen & G_AFTER ? out + pseudoText(el, '::after') : out;
   }
 
   function alt(el, f, cs) {
@@ -518,16 +540,21 @@
     return s !== null ? s : self ? '' : content;
   }
 
-  function nameOf(el, tag, role, clickable) {
+  // cs: el's computed style
+  function nameOf(el, tag, role, clickable, cs) {
     nm = {
       target: el, role, visited: new Set(), steps: 0, size: 0, pseudo: el.getRootNode() !== doc,
       content: NAMED_BY_CONTENT.has(role) || (clickable && (!role || CONTENT.has(role) || role === 'row')) || tag === 'summary',
-      strict: true,
+      strict: true, dropped: false,
     };
     // text a sighted user cannot see counts only when nothing else names the element (an
-    // icon button's visually hidden label)
-    let n = fold(alt(el, F_SELF) || el.getAttribute('aria-placeholder') || '');
-    if (!/[\p{L}\p{N}]/u.test(n)) { nm.visited.clear(); nm.steps = nm.size = 0; nm.strict = false; n = fold(alt(el, F_SELF) || '') || n; }
+    // icon button's visually hidden label): a second pass takes it where the first left
+    // some out
+    let n = fold(alt(el, F_SELF, cs) || el.getAttribute('aria-placeholder') || '');
+    if (nm.dropped && !/[\p{L}\p{N}]/u.test(n)) {
+      nm.visited.clear(); nm.steps = nm.size = 0; nm.strict = false;
+      n = fold(alt(el, F_SELF, cs) || '') || n;
+    }
     return n ? cap(n, MAX_TEXT, 'maxTextPerNode') : '';
   }
 
@@ -805,11 +832,14 @@
     const display = cs.display;
     if (display === 'none') { skipped++; continue; }
     const contents = display === 'contents';
-    const clipPath = contents ? 'none' : cs.clipPath;
-    if ((cs.opacity !== '1' && parseFloat(cs.opacity) < 0.05) || gone(cs, display, tag, clipPath)) { skipped++; continue; }
-    // Inline boxes cannot clip or be positioned off-screen; their rect is only read if emitted.
-    let rect = contents || display === 'inline' ? null : el.getBoundingClientRect();
-    if (rect && hiddenBox(el, cs, rect, clipPath)) { skipped++; continue; }
+    let rect = seenOk.get(el);  // (tested already: the opacity, gone and box tests passed)
+    if (rect === undefined) {
+      const clipPath = contents ? 'none' : cs.clipPath;
+      if ((cs.opacity !== '1' && parseFloat(cs.opacity) < 0.05) || gone(cs, display, tag, clipPath)) { skipped++; continue; }
+      // Inline boxes cannot clip or be positioned off-screen; their rect is only read if emitted.
+      rect = contents || display === 'inline' ? null : el.getBoundingClientRect();
+      if (rect && hiddenBox(el, cs, rect, clipPath)) { skipped++; continue; }
+    }
     const visHidden = cs.visibility !== 'visible';
     if (visHidden) skipped++;
     const cursor = cs.cursor;
@@ -860,7 +890,7 @@
       if (role) n.role = role;
       let name = '';
       if (role === 'iframe') name = fold(el.getAttribute('title') || el.getAttribute('name') || '');
-      else if (!(CELLS.has(role) && items)) name = nameOf(el, tag, role, clickable);
+      else if (!(CELLS.has(role) && items)) name = nameOf(el, tag, role, clickable, cs);
       if (name) n.name = name;
       if (text && !(name && NAMED_BY_CONTENT.has(role))) n.text = text;
       if (interactiveRole || clickable || (CONTENT_REFS && (CONTENT.has(role) || (!role && text)))) {
