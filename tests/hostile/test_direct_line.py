@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import time
 
+import pytest
 from webrefs import Browser, Tab
 from webrefs.errors import WebrefsError
+from webrefs.snapshot import direct
 from webrefs.snapshot.direct import DIRECT_KEY, DirectLine
 
 from tests.helpers.server import SiteServer
@@ -96,3 +98,32 @@ def test_a_page_that_locks_up_after_the_line_was_found_gives_a_typed_error(
         assert "A plain page" in tab.snapshot(interactive_only=False).text
     finally:
         tab.close()
+
+
+def test_packed_output_reads_the_same_as_plain_text(
+        tab: Tab, site: SiteServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The direct line carries the output as base64 of its UTF-8 where the world can make it;
+    # quotes, backslashes and characters past ASCII must come out exactly as plain text does.
+    tab.goto(site.url("/hostile/unicode.html"))
+    tab.snapshot()
+    packed = _read_until_direct(tab)
+    line = _line(tab)
+    served = line.reads
+    monkeypatch.setattr(direct, "_PACK_JS", "((s) => s)")  # a world with no base64 encoder
+    plain = tab.snapshot(interactive_only=False).text
+    assert line.reads == served + 1  # still the direct way, as JSON text
+    assert plain == packed
+    for shown in ("日本語の見出し", "🙂", "Отправить", "Lien vers la page ✓", "backslash \\"):
+        assert shown in packed
+
+
+def test_an_answer_that_is_neither_json_nor_base64_goes_the_engine_way(
+        tab: Tab, site: SiteServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    tab.goto(site.url("/hostile/one.html"))
+    tab.snapshot()
+    expected = _read_until_direct(tab)
+    line = _line(tab)
+    served = line.reads
+    monkeypatch.setattr(direct, "_PACK_JS", "((s) => '%%%')")
+    assert tab.snapshot(interactive_only=False).text == expected  # read through the engine
+    assert line.reads == served
