@@ -100,15 +100,21 @@ def test_a_page_that_locks_up_after_the_line_was_found_gives_a_typed_error(
         tab.close()
 
 
+def _served_direct(tab: Tab, url: str) -> tuple[str, DirectLine, int]:
+    """Open ``url`` and read it until a read goes the direct way: that snapshot's text, the
+    line and how many reads it has served."""
+    tab.goto(url)
+    tab.snapshot()
+    text = _read_until_direct(tab)
+    line = _line(tab)
+    return text, line, line.reads
+
+
 def test_packed_output_reads_the_same_as_plain_text(
         tab: Tab, site: SiteServer, monkeypatch: pytest.MonkeyPatch) -> None:
     # The direct line carries the output as base64 of its UTF-8 where the world can make it;
     # quotes, backslashes and characters past ASCII must come out exactly as plain text does.
-    tab.goto(site.url("/hostile/unicode.html"))
-    tab.snapshot()
-    packed = _read_until_direct(tab)
-    line = _line(tab)
-    served = line.reads
+    packed, line, served = _served_direct(tab, site.url("/hostile/unicode.html"))
     monkeypatch.setattr(direct, "_PACK_JS", "((s) => s)")  # a world with no base64 encoder
     plain = tab.snapshot(interactive_only=False).text
     assert line.reads == served + 1  # still the direct way, as JSON text
@@ -119,11 +125,7 @@ def test_packed_output_reads_the_same_as_plain_text(
 
 def test_an_answer_that_is_neither_json_nor_base64_goes_the_engine_way(
         tab: Tab, site: SiteServer, monkeypatch: pytest.MonkeyPatch) -> None:
-    tab.goto(site.url("/hostile/one.html"))
-    tab.snapshot()
-    expected = _read_until_direct(tab)
-    line = _line(tab)
-    served = line.reads
+    expected, line, served = _served_direct(tab, site.url("/hostile/one.html"))
     monkeypatch.setattr(direct, "_PACK_JS", "((s) => '%%%')")
     assert tab.snapshot(interactive_only=False).text == expected  # read through the engine
     assert line.reads == served
