@@ -666,13 +666,12 @@
     const a = {};
     let any = false;
     const password = tag === 'input' && masked(el);
-    const list = el.attributes;
-    for (let i = 0, count = list.length; i < count; i++) {
-      const at = list[i];
-      const k = at.name;
+    const names = el.getAttributeNames();  // (strings: no Attr node is made for each)
+    for (let i = 0; i < names.length; i++) {
+      const k = names[i];
       if (!(ATTRS.has(k) || (k.charCodeAt(0) === 97 && ARIA_ATTRS.has(k)))) continue;
       if (k === 'value' && password) continue;
-      let v = at.value;
+      let v = el.getAttribute(k);
       if ((k === 'href' || k === 'src' || k === 'action') && v.slice(0, 5).toLowerCase() === 'data:') {
         const comma = v.indexOf(',');
         v = (comma > 0 && comma < 60 ? v.slice(0, comma + 1) : v.slice(0, 30)) + '\u2026';
@@ -757,7 +756,7 @@
         run = '';
       }
     };
-    for (let i = 0; i < list.length; i++) {
+    for (let i = 0, count = list.length; i < count; i++) {
       const k = list[i];
       const nt = k.nodeType;
       if (nt === 3) {
@@ -775,10 +774,10 @@
       if (tag === 'br') { run += ' '; continue; }
       if (tag === 'wbr') continue;
       if (textOk !== 0 && INLINE.has(tag) && k.firstElementChild === null && !k.shadowRoot &&
-          k.attributes.length <= 3 && !k.hasAttribute('role') && !k.hasAttribute('onclick') &&
-          !k.hasAttribute('aria-label') && !k.hasAttribute('hidden') &&
+          (!k.hasAttributes() || (k.attributes.length <= 3 && !k.hasAttribute('role') &&
+          !k.hasAttribute('onclick') && !k.hasAttribute('aria-label') && !k.hasAttribute('hidden') &&
           !k.hasAttribute('aria-hidden') && !k.hasAttribute('tabindex') &&
-          !k.hasAttribute('title') && !k.isContentEditable) {
+          !k.hasAttribute('title'))) && !k.isContentEditable) {
         if (textOk < 0) {
           splitFs = parseFloat(cs.fontSize);
           textOk = textless(cs, false, splitFs) ? 0 : 1;
@@ -827,7 +826,7 @@
     const tag = el.localName;
     if (SKIP.has(tag)) continue;
     if (SKIP_COUNTED.has(tag) || (tag === 'input' && inputType(el) === 'hidden')) { skipped++; continue; }
-    if (el.hasAttribute('hidden') || el.getAttribute('aria-hidden') === 'true' || el.hasAttribute('inert')) { skipped++; continue; }
+    if (el.hasAttributes() && (el.hasAttribute('hidden') || el.getAttribute('aria-hidden') === 'true' || el.hasAttribute('inert'))) { skipped++; continue; }
     const cs = win.getComputedStyle(el);
     const display = cs.display;
     if (display === 'none') { skipped++; continue; }
