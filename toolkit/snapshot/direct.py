@@ -47,8 +47,8 @@ _FIND_TIMEOUT_S = 3.0
 _PACK_JS = (
     # The output travels as base64 of its UTF-8 where the world can make it: DevTools messages
     # escape every quote of JSON text and every character past ASCII, which costs more on the
-    # way out than a third more characters that need no escaping (half the time on a large
-    # page). JSON text itself begins with "{", which base64 never does.
+    # way out than a third more characters that need no escaping (one page's 194 KB: 14 ms as
+    # JSON text, 10 ms as base64 with the encoding). JSON text begins with "{", base64 never.
     "((s) => typeof s === 'string' && typeof Uint8Array.prototype.toBase64 === 'function'"
     " ? new TextEncoder().encode(s).toBase64() : s)"
 )

@@ -296,20 +296,27 @@
     const m = /^matrix\(([^,]+), ([^,]+), ([^,]+), ([^,]+)/.exec(transform);
     return !!m && Math.abs(m[1] * m[4] - m[2] * m[3]) < 0.01;
   }
-  // Elements a name's content found seen, with their rect (null: inline or display:contents,
-  // none read): the walk, which comes to them later, does not test them again.
+  // An element drawn as nothing (transparent, gone, its box hidden): false; else its rect
+  // (null for an inline box or display:contents, whose rect is not read: neither can clip or
+  // be positioned off-screen).
+  function drawn(el, cs, display, tag) {
+    if (cs.opacity !== '1' && parseFloat(cs.opacity) < 0.05) return false;
+    if (display === 'contents') return null;
+    const clipPath = cs.clipPath;
+    if (gone(cs, display, tag, clipPath)) return false;
+    if (display === 'inline') return null;
+    const rect = el.getBoundingClientRect();
+    return hiddenBox(el, cs, rect, clipPath) ? false : rect;
+  }
+  // Elements a name's content found seen, with drawn()'s rect: the walk, which comes to them
+  // later, does not test them again.
   const seenOk = new Map();
   // indentSeen: an inline box whose parent's text-indent was already checked; keep: remember
   // a seen element in seenOk
   function unseen(el, cs, display = cs.display, indentSeen = false, keep = false) {
-    if ((cs.opacity !== '1' && parseFloat(cs.opacity) < 0.05) ||
-        textless(cs, indentSeen && display === 'inline', parseFloat(cs.fontSize))) return true;
-    let rect = null;
-    if (display !== 'contents') {
-      const clipPath = cs.clipPath;
-      if (gone(cs, display, el.localName, clipPath) ||
-          (display !== 'inline' && hiddenBox(el, cs, rect = el.getBoundingClientRect(), clipPath))) return true;
-    }
+    if (textless(cs, indentSeen && display === 'inline', parseFloat(cs.fontSize))) return true;
+    const rect = drawn(el, cs, display, el.localName);
+    if (rect === false) return true;
     if (keep) seenOk.set(el, rect);
     return false;
   }
@@ -831,14 +838,9 @@
     const display = cs.display;
     if (display === 'none') { skipped++; continue; }
     const contents = display === 'contents';
-    let rect = seenOk.get(el);  // (tested already: the opacity, gone and box tests passed)
-    if (rect === undefined) {
-      const clipPath = contents ? 'none' : cs.clipPath;
-      if ((cs.opacity !== '1' && parseFloat(cs.opacity) < 0.05) || gone(cs, display, tag, clipPath)) { skipped++; continue; }
-      // Inline boxes cannot clip or be positioned off-screen; their rect is only read if emitted.
-      rect = contents || display === 'inline' ? null : el.getBoundingClientRect();
-      if (rect && hiddenBox(el, cs, rect, clipPath)) { skipped++; continue; }
-    }
+    let rect = seenOk.get(el);  // (a name found it drawn already)
+    if (rect === undefined) rect = drawn(el, cs, display, tag);
+    if (rect === false) { skipped++; continue; }
     const visHidden = cs.visibility !== 'visible';
     if (visHidden) skipped++;
     const cursor = cs.cursor;
