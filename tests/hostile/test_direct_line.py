@@ -129,3 +129,43 @@ def test_an_answer_that_is_neither_json_nor_base64_goes_the_engine_way(
     monkeypatch.setattr(direct, "_PACK_JS", "((s) => '%%%')")
     assert tab.snapshot(interactive_only=False).text == expected  # read through the engine
     assert line.reads == served
+
+
+def _wait_for_frame_url(tab: Tab, part: str) -> None:
+    deadline = time.monotonic() + 10
+    while not any(part in f.url for f in tab.page.frames[1:]):
+        assert time.monotonic() < deadline, f"no frame loaded {part!r}"
+        time.sleep(0.05)
+
+
+def test_a_child_frame_of_the_same_renderer_is_read_direct(tab: Tab, site: SiteServer) -> None:
+    # A srcdoc frame shares its parent's renderer: once the engine has read it, the line finds
+    # its world too, and a snapshot is served direct for both frames with the very same refs.
+    tab.goto(site.url("/hostile/framed.html"))
+    _wait_for_frame_url(tab, "srcdoc")
+    line = _line(tab)
+    first = tab.snapshot(interactive_only=False).text
+    assert "Inner button" in first and "Hidden inner button" not in first
+    for _ in range(40):
+        before = line.reads
+        text = tab.snapshot(interactive_only=False).text
+        if line.reads == before + 2:  # the top frame and the shown child frame
+            break
+        time.sleep(0.05)
+    else:
+        raise AssertionError("the child frame was never read the direct way")
+    assert text == first
+
+
+def test_a_frame_of_another_site_still_reads_after_the_line_looked_for_it(
+        tab: Tab, site: SiteServer) -> None:
+    # A frame of another site most often has a renderer process of its own, whose worlds are
+    # not among the page's contexts: the line cannot find it and it keeps the engine's way.
+    child = f"http://a.hostile.test:{site.port}/extract/child.html"
+    tab.goto(site.url("/extract/cross.html#" + child))
+    _wait_for_frame_url(tab, "a.hostile.test")
+    first = tab.snapshot(interactive_only=False).text
+    assert "Frame button" in first and "Host button" in first
+    for _ in range(8):  # past the looks that miss it
+        assert tab.snapshot(interactive_only=False).text == first
+        time.sleep(0.02)

@@ -113,3 +113,23 @@ def test_frame_navigation_does_not_reuse_refs(tab: Tab, site: SiteServer) -> Non
     second = find(extract(tab), role="button", name="Frame button").ref
     assert first and second and first != second
     assert first[:2] == second[:2]  # same frame, same prefix, next number
+
+
+def test_a_frame_whose_iframe_is_not_shown_is_not_read(tab: Tab, site: SiteServer) -> None:
+    # The display:none frame is of the page's own origin: it is read only once its iframe is
+    # shown (its content would be dropped anyway), so no ref is spent on it before that.
+    tab.goto(site.url("/extract/frames-hidden.html"))
+    page = tab.core.page
+    deadline = time.monotonic() + 10
+    while not any(f.url.endswith("/extract/child.html") for f in page.frames):
+        assert time.monotonic() < deadline, "the hidden frame did not load"
+        time.sleep(0.05)
+    hidden = next(f for f in page.frames if f.url.endswith("/extract/child.html"))
+    prefix = tab.core.refs.prefix_for(hidden, page.main_frame)
+    tree = extract(tab, limits=ExtractLimits(frame_timeout_s=1.0))
+    assert not find_all(tree, name="Frame button")
+    assert tab.core.refs.next_number(prefix) == 1  # nothing in it was given a ref
+    evaluate(tab, "() => { document.querySelector('iframe[title=\"hidden frame\"]')"
+                  ".style.display = 'block'; }")
+    tree = extract(tab, limits=ExtractLimits(frame_timeout_s=1.0))
+    assert find(tree, role="button", name="Frame button").ref == f"{prefix}e1"

@@ -1,25 +1,30 @@
-"""A direct line to webrefs' world in a page's main frame: the extractor called over DevTools.
+"""A direct line to webrefs' world in a page's frames: the extractor called over DevTools.
 
 The selector-engine way into webrefs' isolated world (:mod:`.world`) costs Playwright's whole
 selector path on every call and hands the result back as the text of a detached element: on
 a large page that is milliseconds more than the same JavaScript run by one DevTools
-``Runtime.evaluate``. So, once the engine has run in a document (that is what defines the
+``Runtime.evaluate``, and on a small frame it is most of the read (a frame of three elements:
+about 6 ms against 1). So, once the engine has run in a document (that is what defines the
 world), a :class:`DirectLine` finds that same world among the page's execution contexts and
 calls the extractor there itself. The registry is the same object either way, so refs do not
 depend on which way a read went.
 
-Finding the world: a ``Runtime.enable`` on the line's own DevTools session lists the page's
-execution contexts, and ``Runtime.disable`` follows at once (no console traffic is kept). The
-world is the isolated context of the top frame that holds the engine's entry point
-(:data:`DIRECT_KEY`, an unguessable per-process name defined there by the engine); no page
-script can reach that world, so none can pose as it. Finding runs in the background, begun
-alongside a read that goes the engine's way (the contexts are listed meanwhile, and probed
-once that read is done), and never delays a read.
+Finding the world: each frame has a *token*, a random name the host gives it (see
+:class:`~.world.World`), and every engine read carries it; the engine keeps the latest on its
+entry point (:data:`DIRECT_KEY`, an unguessable per-process name it defines in its world). After
+an engine read of a frame the line has not found, a ``Runtime.enable`` on the line's own
+DevTools session lists the page's execution contexts (``Runtime.disable`` follows at once, so
+no console traffic is kept) and each isolated one is asked for its token: one look finds every
+frame read so far. No page script can reach that world, so none can pose as it. A frame in
+another renderer process (another origin, with site isolation) is not among this page's
+contexts: after a few looks that miss it, it is left to the engine's way. Looks run in the
+background and never delay a read.
 
 Contract: :meth:`DirectLine.extract` returns the extractor's output, or ``None`` when the line
-cannot serve this read (no world found yet, a new document, no DevTools); the caller then goes
-the engine's way, which is always correct, and the line looks again. A read that runs past its
-bound raises the builtin :class:`TimeoutError`, as the engine's way does.
+cannot serve this read (the frame's world not found yet, a new document, no DevTools); the
+caller then goes the engine's way, which is always correct, and tells the line with
+:meth:`DirectLine.engine_ran`. A read that runs past its bound raises the builtin
+:class:`TimeoutError`, as the engine's way does.
 """
 
 from __future__ import annotations
@@ -52,29 +57,39 @@ _PACK_JS = (
     "((s) => typeof s === 'string' && typeof Uint8Array.prototype.toBase64 === 'function'"
     " ? new TextEncoder().encode(s).toBase64() : s)"
 )
-_IS_OURS_JS = f"window.top === window && typeof window[{json.dumps(DIRECT_KEY)}] === 'function'"
+_TOKEN_JS = (
+    f"(() => {{ const f = window[{json.dumps(DIRECT_KEY)}];"
+    " return typeof f === 'function' && typeof f.token === 'string' ? f.token : null; })()"
+)
+_MISSES = 3
+"""Looks that may miss a child frame before the line stops looking for it (its world is then
+most likely in another renderer process); a top frame is always looked for again."""
 
 
 class DirectLine:
-    """The direct way to one page's top-frame world (one per page, made by :class:`World`).
+    """The direct way to the worlds of one page's frames (one per page, made by
+    :class:`~.world.World`).
 
     Only touched on the browser's loop. Holds a DevTools session of its own, opened on first
-    use, and no reference to the page (the world keeps lines by page, weakly).
+    use, and no reference to the page or its frames (the world keeps lines by page, weakly).
     """
 
     def __init__(self) -> None:
         self._session: CDPSession | None = None
-        self._context: int | None = None
+        self._contexts: dict[str, int] = {}
+        """Execution context of each frame token found."""
+        self._wanted: set[str] = set()
+        """Tokens of frames the engine has read and no look has found yet."""
+        self._misses: dict[str, int] = {}
         self._finding: asyncio.Future[None] | None = None
-        self._engine_ran = asyncio.Event()
         self._usable = True
         self.reads = 0
         """Reads this line served (for tests and benchmarks)."""
 
-    async def extract(self, opts: dict[str, Any], timeout_s: float) -> str | None:
-        """The extractor's output for the top frame, or ``None`` when the line cannot serve
-        this read (then call :meth:`look`, go the engine's way, and call :meth:`engine_ran`)."""
-        session, context = self._session, self._context
+    async def extract(self, token: str, opts: dict[str, Any], timeout_s: float) -> str | None:
+        """The extractor's output for the frame with ``token``, or ``None`` when the line
+        cannot serve this read (then go the engine's way and call :meth:`engine_ran`)."""
+        session, context = self._session, self._contexts.get(token)
         if session is None or context is None:
             return None
         expression = f"{_PACK_JS}(window[{json.dumps(DIRECT_KEY)}]({json.dumps(opts)}))"
@@ -85,53 +100,62 @@ class DirectLine:
                 }), timeout_s)
         except PlaywrightError:
             # most often a new document (its world is new); the engine's way answers this read
-            self._context = None
+            self._forget(token, context)
             return None
         value = (got.get("result") or {}).get("value")
         if "exceptionDetails" in got or not isinstance(value, str):
-            self._context = None
+            self._forget(token, context)
             return None
         if not value.startswith("{"):  # base64 (see _PACK_JS)
             try:
                 value = base64.b64decode(value, validate=True).decode("utf-8")
             except ValueError:
-                self._context = None
+                self._forget(token, context)
                 return None
         self.reads += 1
         return value
 
-    def look(self, page: Page) -> None:
-        """Start finding ``page``'s world, alongside a read that goes the engine's way: the
-        page's contexts are listed at once, and probed once :meth:`engine_ran` says the
-        engine has been in this document (which defines its entry point)."""
-        if not self._usable or self._context is not None:
+    def engine_ran(self, page: Page, token: str, *, top: bool) -> None:
+        """The engine has just read a document of ``page``'s frame with ``token`` (``top``:
+        the page's main frame): look for that frame's world in the background."""
+        if not self._usable or token in self._contexts:
             return
-        if self._finding is not None and not self._finding.done():
+        if not top and self._misses.get(token, 0) >= _MISSES:
             return
-        self._engine_ran.clear()
-        self._finding = asyncio.ensure_future(self._find_quietly(page))
+        self._wanted.add(token)
+        if self._finding is None or self._finding.done():
+            self._finding = asyncio.ensure_future(self._find_quietly(page))
 
-    def engine_ran(self) -> None:
-        """The engine has just read the page's current document."""
-        self._engine_ran.set()
+    def _forget(self, token: str, context: int) -> None:
+        if self._contexts.get(token) == context:
+            del self._contexts[token]
 
     async def _find_quietly(self, page: Page) -> None:
         try:
-            await asyncio.wait_for(self._find(page), _FIND_TIMEOUT_S)
+            while self._wanted:  # tokens wanted while a look ran get a look of their own
+                wanted, self._wanted = self._wanted, set()
+                found = await asyncio.wait_for(self._look(page), _FIND_TIMEOUT_S)
+                if found is None:
+                    return
+                self._contexts.update(found)
+                for token in wanted - found.keys():
+                    self._misses[token] = self._misses.get(token, 0) + 1
         except (PlaywrightError, TimeoutError):
-            self._context = None  # closed, crashed or busy: looked for again after a read
+            self._wanted.clear()  # closed, crashed or busy: looked for again after a read
 
-    async def _find(self, page: Page) -> None:
+    async def _look(self, page: Page) -> dict[str, int] | None:
+        """The token of each isolated context of ``page`` that holds the engine's entry point;
+        ``None`` when the page has no DevTools (the engine's way only from then on)."""
         if page.is_closed():
-            return
+            return None
         if self._session is None:
             try:
                 self._session = await page.context.new_cdp_session(page)
             except PlaywrightError as exc:
                 if "closed" in str(exc).lower():
                     raise
-                self._usable = False  # no DevTools here: the engine's way only
-                return
+                self._usable = False
+                return None
         session = self._session
         contexts: list[dict[str, Any]] = []
 
@@ -150,12 +174,14 @@ class DirectLine:
         isolated = [c["id"] for c in contexts
                     if isinstance(c.get("id"), int)
                     and not (c.get("auxData") or {}).get("isDefault", True)]
-        await self._engine_ran.wait()
         answers = await asyncio.gather(*(
             session.send("Runtime.evaluate", {
-                "expression": _IS_OURS_JS, "contextId": cid, "returnByValue": True})
+                "expression": _TOKEN_JS, "contextId": cid, "returnByValue": True})
             for cid in isolated), return_exceptions=True)
+        found: dict[str, int] = {}
         for cid, answer in zip(isolated, answers, strict=True):
-            if isinstance(answer, dict) and (answer.get("result") or {}).get("value") is True:
-                self._context = cid
-                return
+            if isinstance(answer, dict):
+                token = (answer.get("result") or {}).get("value")
+                if isinstance(token, str):
+                    found[token] = cid
+        return found

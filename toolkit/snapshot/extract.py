@@ -4,6 +4,14 @@ Each frame (same-origin or cross-origin alike: Playwright reaches out-of-process
 read by evaluating ``extractor.js`` in it; iframe nodes get their frame's tree as children,
 with boxes moved into main-document coordinates. A frame that cannot be read becomes an iframe
 node whose ``frame.error`` says why; only a failure of the main frame raises.
+
+Which frames are read: a frame's content is shown only under its iframe's node, so a frame
+whose iframe its parent's read left out (hidden, or outside ``root_selector``) is not read at
+all. A frame of its parent's origin (or ``about:``/``data:`` and the like, which share its
+parent's renderer) is read once its parent's read has shown where it hangs: its renderer
+would run the two reads one after the other anyway. A frame of another origin is read
+alongside its parent, since it most often has a renderer process of its own, and is dropped
+at stitching when its iframe is not shown.
 """
 
 from __future__ import annotations
@@ -13,6 +21,7 @@ import contextlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Frame
@@ -86,6 +95,11 @@ class _FrameRead:
     error: str | None = None
     key: int | None = None
     by_key: dict[int, dict[str, Any]] = field(default_factory=dict)
+    """This frame's shown iframe nodes by registry key (from ``data``)."""
+    depths: dict[int, int] = field(default_factory=dict)
+    """Depth of each of those iframe nodes in this frame's tree."""
+    done: asyncio.Event = field(default_factory=asyncio.Event)
+    """Set once this frame has been read, skipped or given up on."""
 
 
 async def extract_page(
@@ -106,6 +120,7 @@ async def extract_page(
     if main not in frames:
         frames.insert(0, main)
     reads = [_FrameRead(f, book.prefix_for(f, main)) for f in frames]
+    by_frame = {r.frame: r for r in reads}
 
     async def read(r: _FrameRead) -> None:
         is_main = r.frame is main
@@ -122,23 +137,38 @@ async def extract_page(
             "registryKey": book.registry_key,
         }
         timeout = limits.main_timeout_s if is_main else limits.frame_timeout_s
-        if not is_main and (not r.frame.url or r.frame.url.startswith("chrome-error:")):
-            r.error = ("still loading (no document yet)" if not r.frame.url
-                       else "failed to load (the browser shows an error page)")
-            r.key = await _frame_key(r, book)
-            return
-        if is_main:
-            await _read_frame(r, book.world, opts, timeout, root_selector, alone=len(reads) == 1)
-        else:
-            _, r.key = await asyncio.gather(
-                _read_frame(r, book.world, opts, timeout, None), _frame_key(r, book)
-            )
+        await _read_frame(r, book.world, opts, timeout, root_selector if is_main else None,
+                          alone=is_main and len(reads) == 1)
         if r.quick is not None:
             book.advance(r.prefix, r.quick.next_ref)
         elif r.data is not None:
             book.advance(r.prefix, int(r.data.get("nextRef") or 1))
+            _index(r.data["root"], r.by_key, r.depths)
 
-    results = await asyncio.gather(*(read(r) for r in reads), return_exceptions=True)
+    async def settle(r: _FrameRead) -> None:
+        try:
+            url = r.frame.url
+            if r.frame is main:
+                await read(r)
+            elif not url or url.startswith("chrome-error:"):
+                r.error = ("still loading (no document yet)" if not url
+                           else "failed to load (the browser shows an error page)")
+                r.key = await _frame_key(r, book)
+            elif _apart(r.frame):
+                _, r.key = await asyncio.gather(read(r), _frame_key(r, book))
+            else:
+                key = asyncio.ensure_future(_frame_key(r, book))
+                above = r.frame.parent_frame
+                parent = by_frame.get(above) if above is not None else None
+                if parent is not None:
+                    await parent.done.wait()
+                r.key = await key
+                if parent is not None and r.key is not None and r.key in parent.by_key:
+                    await read(r)  # else its iframe is not shown: neither would its content be
+        finally:
+            r.done.set()
+
+    results = await asyncio.gather(*(settle(r) for r in reads), return_exceptions=True)
     for res in results:
         if isinstance(res, BaseException):
             raise res
@@ -245,6 +275,25 @@ def _first_foreign(refs: list[Any], prefix: str, end: int) -> str | None:
     return None
 
 
+def _apart(frame: Frame) -> bool:
+    """Whether a child frame's document is of another origin than its parent's, and so most
+    likely in a renderer process of its own (site isolation): worth reading alongside its
+    parent. ``about:``, ``data:``, ``blob:`` and ``srcdoc`` documents share their parent's."""
+    parent = frame.parent_frame
+    mine = _origin(frame.url)
+    return mine is not None and (parent is None or mine != _origin(parent.url))
+
+
+def _origin(url: str) -> tuple[str, str, int | None] | None:
+    try:
+        parts = urlsplit(url)
+        if parts.scheme not in ("http", "https"):
+            return None
+        return (parts.scheme, parts.hostname or "", parts.port)
+    except ValueError:  # a malformed port
+        return None
+
+
 def _frame_error(exc: BaseException) -> str:
     text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
     low = text.lower()
@@ -343,9 +392,7 @@ def _stitch(reads: list[_FrameRead], main_data: dict[str, Any]) -> dict[str, Any
         return main_data  # no frames: nothing to stitch
     for r in reads:
         if r.data is not None:
-            depths: dict[int, int] = {}
-            _index(r.data["root"], r.by_key, depths)
-            depth_of[r.frame] = depths
+            depth_of[r.frame] = r.depths
     stats = dict(main_data.get("stats") or {})
     reasons = list(stats.get("truncatedReasons") or [])
     frames_info: list[dict[str, Any]] = []

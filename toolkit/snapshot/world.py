@@ -122,10 +122,14 @@ _ENGINE_JS = """(() => {
   const GONE = %s;
   // The direct line's way in (see direct.py), defined on the first query: Playwright also
   // evaluates this source in the page's world, but queries only this world, no page sees.
+  // It carries the token of the frame it was last read for, so the line can tell frames apart.
+  const KEY = %s;
   let opened = false;
   const open = () => {
     opened = true;
-    try { Object.defineProperty(window, %s, { value: (o) => extract(o) }); } catch (e) { /* ok */ }
+    const entry = (o) => extract(o);
+    entry.token = null;
+    try { Object.defineProperty(window, KEY, { value: entry }); } catch (e) { /* ok */ }
   };
   const compiled = new Map();
   const box = (text) => {
@@ -142,7 +146,13 @@ _ENGINE_JS = """(() => {
       const dot = body.indexOf('.');
       const op = body.slice(0, dot);
       const p = JSON.parse(decodeURIComponent(body.slice(dot + 1)));
-      if (op === 'x') return [box(extract(p))];
+      if (op === 'x') {
+        const entry = window[KEY];
+        if (typeof p.lineToken === 'string' && typeof entry === 'function') {
+          entry.token = p.lineToken;
+        }
+        return [box(extract(p))];
+      }
       let at = root && root.nodeType === 1 ? root : null;
       if (p.f) {
         at = fnOf(p.f)(null, p.fa);
@@ -217,13 +227,15 @@ class World:
 
     _lines: WeakKeyDictionary[Page, DirectLine] = field(
         default_factory=WeakKeyDictionary, init=False, repr=False, compare=False)
+    _tokens: WeakKeyDictionary[Frame, str] = field(
+        default_factory=WeakKeyDictionary, init=False, repr=False, compare=False)
 
     @property
     def isolated(self) -> bool:
         return self.engine is not None
 
     def line(self, page: Page) -> DirectLine | None:
-        """The direct line to ``page``'s top-frame world (isolated worlds only)."""
+        """The direct line to the worlds of ``page``'s frames (isolated worlds only)."""
         if self.engine is None:
             return None
         found = self._lines.get(page)
@@ -232,21 +244,24 @@ class World:
         return found
 
     async def extract(self, frame: Frame, opts: dict[str, Any], timeout_s: float) -> Any:
-        """The extractor's output (a JSON string) for one frame: a top frame's through its
-        direct line once that is found, else through the engine."""
+        """The extractor's output (a JSON string) for one frame: through the page's direct
+        line once that has found the frame's world, else through the engine."""
         if self.engine is None:
             return await _bounded(self._main_extract(frame, opts), timeout_s)
         opts = {**opts, "clickProbe": CLICK_PROBE}
-        line = self.line(frame.page) if frame.parent_frame is None else None
+        page = frame.page
+        line = self.line(page)
+        token = self._tokens.get(frame)
+        if token is None:
+            token = self._tokens[frame] = secrets.token_hex(8)
         if line is not None:
-            text = await line.extract(opts, timeout_s)
+            text = await line.extract(token, opts, timeout_s)
             if text is not None:
                 return text
-            line.look(frame.page)
-        locator = frame.locator(_selector(self.engine, "x", opts))
+        locator = frame.locator(_selector(self.engine, "x", {**opts, "lineToken": token}))
         text = await _bounded(locator.text_content(timeout=timeout_s * 1000), timeout_s)
         if line is not None:
-            line.engine_ran()
+            line.engine_ran(page, token, top=frame.parent_frame is None)
         return text
 
     async def _main_extract(self, frame: Frame, opts: dict[str, Any]) -> Any:
