@@ -115,3 +115,26 @@ def test_a_click_on_a_stuck_page_is_bounded(browser: Browser, site: SiteServer) 
             bounded(lambda: tab.click("e1"))
     finally:
         tab.close()
+
+
+def test_a_stuck_frame_of_another_site_costs_one_frame_bound(
+        browser: Browser, site: SiteServer) -> None:
+    # The frame (another site: a renderer of its own) locks up; the frame nested in it waits
+    # for its read, which times out. The snapshot still comes back with the page, once the
+    # frame's bound (and its nested frame's key lookup) has run out, and says what was lost.
+    tab = browser.new_tab()
+    try:
+        child = f"http://a.hostile.test:{site.port}/hostile/spin-framed.html"
+        tab.goto(site.url("/extract/cross.html#" + child))
+        deadline = time.monotonic() + 10
+        while not any(f.url == child for f in tab.page.frames):
+            assert time.monotonic() < deadline, "the frame did not load"
+            time.sleep(0.05)
+        time.sleep(0.5)  # it locks 100 ms after load
+        snap = bounded(lambda: tab.snapshot(interactive_only=False))
+        assert "Host button" in snap.text
+        assert "Spinning frame button" not in snap.text and "Nested button" not in snap.text
+        assert snap.source is not None
+        assert any(f.url == child and f.error for f in snap.source.tree.frames)
+    finally:
+        tab.close()

@@ -94,10 +94,9 @@ class DirectLine:
             return None
         expression = f"{_PACK_JS}(window[{json.dumps(DIRECT_KEY)}]({json.dumps(opts)}))"
         try:
-            got = await asyncio.wait_for(
-                session.send("Runtime.evaluate", {
-                    "expression": expression, "contextId": context, "returnByValue": True,
-                }), timeout_s)
+            async with asyncio.timeout(timeout_s):  # no task of its own, unlike wait_for
+                got = await session.send("Runtime.evaluate", {
+                    "expression": expression, "contextId": context, "returnByValue": True})
         except PlaywrightError:
             # most often a new document (its world is new); the engine's way answers this read
             self._forget(token, context)

@@ -79,7 +79,9 @@ class ExtractLimits:
     main_timeout_s: float = 15.0
     """Bound on reading the main frame; past it the snapshot fails."""
     frame_timeout_s: float = 3.0
-    """Bound on reading one child frame; past it the frame is reported unreadable."""
+    """Bound on reading one child frame; past it the frame is reported unreadable. Reading
+    a whole page (frames read after their parents included) takes at most
+    ``main_timeout_s + frame_timeout_s`` and a frame's key lookup (6 s)."""
 
 
 DEFAULT_LIMITS = ExtractLimits()
@@ -121,6 +123,9 @@ async def extract_page(
         frames.insert(0, main)
     reads = [_FrameRead(f, book.prefix_for(f, main)) for f in frames]
     by_frame = {r.frame: r for r in reads}
+    clock = asyncio.get_running_loop().time
+    ends = clock() + limits.main_timeout_s + limits.frame_timeout_s
+    # no frame read, however deep its frame, runs past this
 
     async def read(r: _FrameRead) -> None:
         is_main = r.frame is main
@@ -136,7 +141,11 @@ async def extract_page(
             "rootSelector": root_selector if is_main else None,
             "registryKey": book.registry_key,
         }
-        timeout = limits.main_timeout_s if is_main else limits.frame_timeout_s
+        timeout = (limits.main_timeout_s if is_main
+                   else min(limits.frame_timeout_s, ends - clock()))
+        if timeout < 0.05:
+            r.error = "not read: the snapshot's time bound was spent before its turn"
+            return
         await _read_frame(r, book.world, opts, timeout, root_selector if is_main else None,
                           alone=is_main and len(reads) == 1)
         if r.quick is not None:
@@ -168,10 +177,13 @@ async def extract_page(
         finally:
             r.done.set()
 
-    results = await asyncio.gather(*(settle(r) for r in reads), return_exceptions=True)
-    for res in results:
-        if isinstance(res, BaseException):
-            raise res
+    if len(reads) == 1:
+        await settle(reads[0])
+    else:
+        results = await asyncio.gather(*(settle(r) for r in reads), return_exceptions=True)
+        for res in results:
+            if isinstance(res, BaseException):
+                raise res
     main_read = reads[0]
     quick, data = main_read.quick, main_read.data
     if (quick.root_missing if quick is not None else data is not None and data.get("rootMissing")):
