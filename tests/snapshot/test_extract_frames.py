@@ -133,3 +133,10 @@ def test_a_frame_whose_iframe_is_not_shown_is_not_read(tab: Tab, site: SiteServe
                   ".style.display = 'block'; }")
     tree = extract(tab, limits=ExtractLimits(frame_timeout_s=1.0))
     assert find(tree, role="button", name="Frame button").ref == f"{prefix}e1"
+    assert hidden in tab.core.refs.frames_shown
+    # shown last time, it is read alongside the page next time; hidden again, it is dropped
+    evaluate(tab, "() => { document.querySelector('iframe[title=\"hidden frame\"]')"
+                  ".style.display = 'none'; }")
+    tree = extract(tab, limits=ExtractLimits(frame_timeout_s=1.0))
+    assert not find_all(tree, name="Frame button")
+    assert hidden not in tab.core.refs.frames_shown

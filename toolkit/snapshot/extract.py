@@ -9,9 +9,11 @@ Which frames are read: a frame's content is shown only under its iframe's node, 
 whose iframe its parent's read left out (hidden, or outside ``root_selector``) is not read at
 all. A frame of its parent's origin (or ``about:``/``data:`` and the like, which share its
 parent's renderer) is read once its parent's read has shown where it hangs: its renderer
-would run the two reads one after the other anyway. A frame of another origin is read
-alongside its parent, since it most often has a renderer process of its own, and is dropped
-at stitching when its iframe is not shown.
+would run the two reads one after the other anyway. Such a frame that the last read showed is
+read alongside its parent all the same (its read then waits in the renderer, not on the host's
+round trips). A frame of another origin is read alongside its parent, since it most often has
+a renderer process of its own. A frame read alongside is dropped at stitching when its iframe
+turns out not to be shown.
 """
 
 from __future__ import annotations
@@ -102,6 +104,8 @@ class _FrameRead:
     """Depth of each of those iframe nodes in this frame's tree."""
     done: asyncio.Event = field(default_factory=asyncio.Event)
     """Set once this frame has been read, skipped or given up on."""
+    shown: bool = False
+    """Its tree was hung under its iframe's node."""
 
 
 async def extract_page(
@@ -163,7 +167,7 @@ async def extract_page(
                 r.error = ("still loading (no document yet)" if not url
                            else "failed to load (the browser shows an error page)")
                 r.key = await _frame_key(r, book)
-            elif _apart(r.frame):
+            elif _apart(r.frame) or r.frame in book.frames_shown:
                 _, r.key = await asyncio.gather(read(r), _frame_key(r, book))
             else:
                 key = asyncio.ensure_future(_frame_key(r, book))
@@ -196,6 +200,7 @@ async def extract_page(
     else:
         assert data is not None
         tree_model = tree_from_dict(_stitch(reads, data))
+    book.frames_shown = {r.frame for r in reads if r.shown}
     if dialogs:
         tree_model = tree_model.model_copy(update={"dialogs": list(dialogs)})
     return tree_model
@@ -439,6 +444,7 @@ def _stitch(reads: list[_FrameRead], main_data: dict[str, Any]) -> dict[str, Any
                 dy = pdy + float(frame_js.get("cy", 0)) - float(cscroll.get("y", 0))
                 _shift(child_root, dx, dy, view)
                 offsets[r.frame] = (dx, dy)
+                r.shown = True
                 base_depth[r.frame] = host_depth + 1
                 host["children"] = [child_root]
                 frames_read += 1

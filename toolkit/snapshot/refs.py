@@ -112,6 +112,9 @@ class RefBook:
         self.frame_keys: dict[Frame, int] = {}
         """Registry key of each child frame's iframe element in its parent document (stable
         for the frame's life: a moved iframe or a navigated parent makes new frames)."""
+        self.frames_shown: set[Frame] = set()
+        """Child frames whose content the last read of the page showed (the next read reads
+        them alongside their parents, as they are most likely shown again)."""
 
     # -- frames ------------------------------------------------------------------------------
     def prefix_for(self, frame: Frame, main: Frame) -> str:
@@ -140,12 +143,14 @@ class RefBook:
             prefix = self._prefix_of.pop(frame)
             self._frame_of.pop(prefix, None)
             self.frame_keys.pop(frame, None)
+            self.frames_shown.discard(frame)
 
     def forget_documents(self) -> None:
         """The page was replaced (crash): drop frame objects; counters keep counting."""
         self._prefix_of.clear()
         self._frame_of.clear()
         self.frame_keys.clear()
+        self.frames_shown.clear()
 
     # -- counters ----------------------------------------------------------------------------
     def next_number(self, prefix: str) -> int:
