@@ -140,3 +140,20 @@ def test_a_frame_whose_iframe_is_not_shown_is_not_read(tab: Tab, site: SiteServe
     tree = extract(tab, limits=ExtractLimits(frame_timeout_s=1.0))
     assert not find_all(tree, name="Frame button")
     assert hidden not in tab.core.refs.frames_shown
+
+
+def test_a_page_showing_no_iframe_still_lists_its_frames_that_failed(
+        tab: Tab, site: SiteServer) -> None:
+    # No iframe is shown, so the page's output is read straight into a tree; a frame that
+    # could not be read is listed all the same, as when frames are hung under their iframes.
+    tab.runner.run(tab.core.page.goto(site.url("/extract/frames-failed-hidden.html"),
+                                        wait_until="domcontentloaded"))
+    deadline = time.monotonic() + 10
+    while len(tab.core.page.frames) < 2:
+        assert time.monotonic() < deadline, "the frame was not made"
+        time.sleep(0.05)
+    tree = extract(tab)
+    assert find(tree, role="button", name="Top button").ref == "e1"
+    assert not find_all(tree, tag="iframe")
+    assert [f.error for f in tree.frames] == ["still loading (no document yet)"]
+    assert tree.stats.frames == 1

@@ -35,7 +35,7 @@ from ..errors import (
     SnapshotFormatError,
     translate_playwright_error,
 )
-from ..models import PageTree
+from ..models import FrameInfo, PageTree
 from .script import QuickRead, load_frame_json, quick_read, tree_from_dict
 
 if TYPE_CHECKING:
@@ -151,7 +151,7 @@ async def extract_page(
             r.error = "not read: the snapshot's time bound was spent before its turn"
             return
         await _read_frame(r, book.world, opts, timeout, root_selector if is_main else None,
-                          alone=is_main and len(reads) == 1)
+                          quick_ok=is_main)
         if r.quick is not None:
             book.advance(r.prefix, r.quick.next_ref)
         elif r.data is not None:
@@ -195,8 +195,12 @@ async def extract_page(
             f"root_selector {root_selector!r} matched nothing on the page.",
             hint="Check the selector, or take a snapshot of the whole page.",
         )
-    if quick is not None:
+    if quick is not None:  # no iframe shown: no frame to hang, those that failed listed
         tree_model = quick.tree
+        failed = [FrameInfo(prefix=r.prefix, url=r.frame.url, name=r.frame.name, error=r.error)
+                  for r in sorted(reads[1:], key=lambda r: _level(r.frame)) if r.error is not None]
+        if failed:
+            tree_model = tree_model.model_copy(update={"frames": failed})
     else:
         assert data is not None
         tree_model = tree_from_dict(_stitch(reads, data))
@@ -208,14 +212,15 @@ async def extract_page(
 
 async def _read_frame(
     r: _FrameRead, world: World, opts: dict[str, Any], timeout: float,
-    root_selector: str | None, alone: bool = False,
+    root_selector: str | None, quick_ok: bool = False,
 ) -> None:
     """Run the extractor in one frame; child frame failures are kept in ``r.error``.
-    ``alone``: the page has no other frame, so the output may be read straight into a tree."""
+    ``quick_ok``: a frame no other frame hangs under (the main frame) may have its output read
+    straight into a tree when that output shows no iframe, for nothing is stitched to it."""
     is_main = r.frame.parent_frame is None
     try:
         text = await world.extract(r.frame, opts, timeout)
-        quick = quick_read(text) if alone else None
+        quick = quick_read(text) if quick_ok and _no_iframes(text) else None
         data = load_frame_json(text) if quick is None else None
         start = int(opts["nextRef"])
         foreign = (_foreign_ref_in(quick.tree, quick.next_ref, r.prefix, start)
@@ -245,6 +250,16 @@ async def _read_frame(
         if is_main:
             raise
         r.error = f"unreadable output: {exc.message}"
+
+
+def _no_iframes(text: object) -> bool:
+    """Whether an output's ``iframes`` count is 0, read without parsing it (the key comes
+    before the tree, and no string value can hold it unescaped); a wrong answer only costs
+    the quick read, which checks the count again."""
+    if not isinstance(text, str):
+        return False
+    at = text.find('"iframes":', 0, 4096)
+    return at >= 0 and text.startswith("0", at + 10) and not text[at + 11:at + 12].isdigit()
 
 
 def _foreign_ref(data: dict[str, Any], prefix: str, start: int) -> str | None:
