@@ -11,19 +11,19 @@ depend on which way a read went.
 
 Finding the world: each frame has a *token*, a random name the host gives it (see
 :class:`~.world.World`), and every engine read carries it; the engine keeps the latest on its
-entry point (:data:`DIRECT_KEY`, an unguessable per-process name it defines in its world). After
-an engine read of a frame the line has not found, a ``Runtime.enable`` on the line's own
-DevTools session lists the page's execution contexts (``Runtime.disable`` follows at once, so
-no console traffic is kept) and each isolated one is asked for its token: one look finds every
-frame read so far. No page script can reach that world, so none can pose as it. A frame in
-another renderer process (another origin, with site isolation) is not among this page's
-contexts: after a few looks that miss it, it is left to the engine's way. Looks run in the
-background and never delay a read.
+entry point (:data:`DIRECT_KEY`, an unguessable per-process name it defines in its world).
+Alongside an engine read of a frame the line has not found, a ``Runtime.enable`` on the line's
+own DevTools session lists the page's execution contexts (``Runtime.disable`` follows at once,
+so no console traffic is kept); once the read is done, each isolated one is asked for its
+token: one look finds every frame read so far. No page script can reach that world, so none
+can pose as it. A frame in another renderer process (another origin, with site isolation) is
+not among this page's contexts: after a few looks that miss it, it is left to the engine's
+way. Looks run in the background and never delay a read.
 
 Contract: :meth:`DirectLine.extract` returns the extractor's output, or ``None`` when the line
 cannot serve this read (the frame's world not found yet, a new document, no DevTools); the
-caller then goes the engine's way, which is always correct, and tells the line with
-:meth:`DirectLine.engine_ran`. A read that runs past its bound raises the builtin
+caller calls :meth:`DirectLine.look`, goes the engine's way, which is always correct, and
+then calls :meth:`DirectLine.engine_ran`. A read that runs past its bound raises the builtin
 :class:`TimeoutError`, as the engine's way does.
 """
 
@@ -61,6 +61,8 @@ _TOKEN_JS = (
     f"(() => {{ const f = window[{json.dumps(DIRECT_KEY)}];"
     " return typeof f === 'function' && typeof f.token === 'string' ? f.token : null; })()"
 )
+_WAIT_FOR_LOOK_S = 0.05
+"""Longest a read waits for a look under way for its frame before it goes the engine's way."""
 _MISSES = 3
 """Looks that may miss a child frame before the line stops looking for it (its world is then
 most likely in another renderer process); a top frame is always looked for again."""
@@ -80,16 +82,30 @@ class DirectLine:
         """Execution context of each frame token found."""
         self._wanted: set[str] = set()
         """Tokens of frames the engine has read and no look has found yet."""
+        self._probing: set[str] = set()
+        """Tokens the look under way is asking the contexts for."""
         self._misses: dict[str, int] = {}
         self._finding: asyncio.Future[None] | None = None
+        self._ran = asyncio.Event()
+        """Set when an engine read announced to :meth:`look` is done."""
         self._usable = True
         self.reads = 0
         """Reads this line served (for tests and benchmarks)."""
 
     async def extract(self, token: str, opts: dict[str, Any], timeout_s: float) -> str | None:
         """The extractor's output for the frame with ``token``, or ``None`` when the line
-        cannot serve this read (then go the engine's way and call :meth:`engine_ran`)."""
-        session, context = self._session, self._contexts.get(token)
+        cannot serve this read (then call :meth:`look`, go the engine's way and call
+        :meth:`engine_ran`)."""
+        context = self._contexts.get(token)
+        finding = self._finding
+        if context is None and finding is not None and not finding.done() and (
+                token in self._wanted or token in self._probing):
+            # its engine read is done and a look for it under way: worth a short wait, as an
+            # engine read costs more (a small page: about 10 ms against 5)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.shield(finding), _WAIT_FOR_LOOK_S)
+            context = self._contexts.get(token)
+        session = self._session
         if session is None or context is None:
             return None
         expression = f"{_PACK_JS}(window[{json.dumps(DIRECT_KEY)}]({json.dumps(opts)}))"
@@ -114,16 +130,26 @@ class DirectLine:
         self.reads += 1
         return value
 
-    def engine_ran(self, page: Page, token: str, *, top: bool) -> None:
-        """The engine has just read a document of ``page``'s frame with ``token`` (``top``:
-        the page's main frame): look for that frame's world in the background."""
-        if not self._usable or token in self._contexts:
+    def look(self, page: Page, token: str, *, top: bool) -> None:
+        """An engine read of ``page``'s frame with ``token`` (``top``: the page's main frame)
+        is about to start: unless that frame's world is found already, or has been looked
+        for in vain, start a look alongside it (the page's contexts are listed meanwhile and
+        asked for their tokens once :meth:`engine_ran` says the read is done)."""
+        if not self._wants(token, top):
             return
-        if not top and self._misses.get(token, 0) >= _MISSES:
-            return
-        self._wanted.add(token)
         if self._finding is None or self._finding.done():
+            self._ran.clear()
             self._finding = asyncio.ensure_future(self._find_quietly(page))
+
+    def engine_ran(self, token: str, *, top: bool) -> None:
+        """The engine read announced to :meth:`look` is done (its world now holds the token)."""
+        if self._wants(token, top):
+            self._wanted.add(token)
+        self._ran.set()
+
+    def _wants(self, token: str, top: bool) -> bool:
+        return self._usable and token not in self._contexts and (
+            top or self._misses.get(token, 0) < _MISSES)
 
     def _forget(self, token: str, context: int) -> None:
         if self._contexts.get(token) == context:
@@ -131,20 +157,30 @@ class DirectLine:
 
     async def _find_quietly(self, page: Page) -> None:
         try:
-            while self._wanted:  # tokens wanted while a look ran get a look of their own
-                wanted, self._wanted = self._wanted, set()
-                found = await asyncio.wait_for(self._look(page), _FIND_TIMEOUT_S)
-                if found is None:
+            while True:
+                contexts = await asyncio.wait_for(self._list(page), _FIND_TIMEOUT_S)
+                if contexts is None:
                     return
-                self._contexts.update(found)
-                for token in wanted - found.keys():
-                    self._misses[token] = self._misses.get(token, 0) + 1
+                await asyncio.wait_for(self._ran.wait(), _FIND_TIMEOUT_S)
+                self._ran.clear()
+                wanted, self._wanted = self._wanted, set()
+                if wanted:
+                    self._probing = wanted
+                    try:
+                        found = await asyncio.wait_for(self._probe(contexts), _FIND_TIMEOUT_S)
+                    finally:
+                        self._probing = set()
+                    self._contexts.update(found)
+                    for token in wanted - found.keys():
+                        self._misses[token] = self._misses.get(token, 0) + 1
+                if not self._wanted:  # else reads that ended meanwhile get a look of their own
+                    return
         except (PlaywrightError, TimeoutError):
             self._wanted.clear()  # closed, crashed or busy: looked for again after a read
 
-    async def _look(self, page: Page) -> dict[str, int] | None:
-        """The token of each isolated context of ``page`` that holds the engine's entry point;
-        ``None`` when the page has no DevTools (the engine's way only from then on)."""
+    async def _list(self, page: Page) -> list[int] | None:
+        """The isolated execution contexts of ``page``; ``None`` when the page has no
+        DevTools (the engine's way only from then on)."""
         if page.is_closed():
             return None
         if self._session is None:
@@ -170,9 +206,15 @@ class DirectLine:
             session.remove_listener("Runtime.executionContextCreated", seen)
             with contextlib.suppress(PlaywrightError):
                 await session.send("Runtime.disable")
-        isolated = [c["id"] for c in contexts
-                    if isinstance(c.get("id"), int)
-                    and not (c.get("auxData") or {}).get("isDefault", True)]
+        return [c["id"] for c in contexts
+                if isinstance(c.get("id"), int)
+                and not (c.get("auxData") or {}).get("isDefault", True)]
+
+    async def _probe(self, isolated: list[int]) -> dict[str, int]:
+        """The token of each listed context that holds the engine's entry point."""
+        session = self._session
+        if session is None:
+            return {}
         answers = await asyncio.gather(*(
             session.send("Runtime.evaluate", {
                 "expression": _TOKEN_JS, "contextId": cid, "returnByValue": True})

@@ -254,14 +254,18 @@ class World:
         token = self._tokens.get(frame)
         if token is None:
             token = self._tokens[frame] = secrets.token_hex(8)
+        top = frame.parent_frame is None
         if line is not None:
             text = await line.extract(token, opts, timeout_s)
             if text is not None:
                 return text
+            line.look(page, token, top=top)
         locator = frame.locator(_selector(self.engine, "x", {**opts, "lineToken": token}))
-        text = await _bounded(locator.text_content(timeout=timeout_s * 1000), timeout_s)
-        if line is not None:
-            line.engine_ran(page, token, top=frame.parent_frame is None)
+        try:
+            text = await _bounded(locator.text_content(timeout=timeout_s * 1000), timeout_s)
+        finally:
+            if line is not None:
+                line.engine_ran(token, top=top)
         return text
 
     async def _main_extract(self, frame: Frame, opts: dict[str, Any]) -> Any:
