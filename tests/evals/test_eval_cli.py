@@ -95,7 +95,11 @@ def test_ctrl_c_keeps_what_finished_and_resume_finishes(tmp_path: Path) -> None:
             if results.exists() and json.loads(results.read_text())["episodes"]:
                 break
             time.sleep(0.1)
+        # frozen first, so the episodes left cannot all finish before the interrupt lands
+        # (each takes a fraction of a second), then interrupted and let go
+        proc.send_signal(signal.SIGSTOP)
         proc.send_signal(signal.SIGINT)
+        proc.send_signal(signal.SIGCONT)
         _out, err = proc.communicate(timeout=60)
     finally:
         if proc.poll() is None:

@@ -486,11 +486,13 @@ class BrowserCore:
         core = TabCore(self, page, f"t{self._next_tab}", self.tab_options)
         self._next_tab += 1
         self._by_page[id(page)] = core
-        self.tabs.append(core)
         if popup:
             self.opened_log.append(core.id)
         if popup or self.active is None:
+            # before it is listed: the host's thread, which may read the list at any moment,
+            # never sees a listed popup that is not the active tab yet
             self._make_active(core)
+        self.tabs.append(core)
         return core
 
     def _make_active(self, core: TabCore) -> None:
