@@ -17,6 +17,10 @@ from tests.helpers.paths import DATA
 MINI = str(DATA / "suites" / "mini.json")
 
 
+def _default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def webrefs(*args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "webrefs.cli", *args], capture_output=True,
                           text=True, timeout=timeout, env={**os.environ, "PYTHONUNBUFFERED": "1"})
@@ -85,7 +89,10 @@ def test_run_writes_results_and_reports(tmp_path: Path) -> None:
 def test_ctrl_c_keeps_what_finished_and_resume_finishes(tmp_path: Path) -> None:
     cmd = [sys.executable, "-m", "webrefs.cli", "eval", "run", "--suite", MINI, "--out",
            str(tmp_path), "--quiet"]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    # Ctrl-C must reach it even when the suite itself was started in the background by a
+    # shell, whose children inherit an ignored SIGINT (Python then installs no handler)
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=_default_sigint)
     results = tmp_path / "results.json"
     deadline = time.monotonic() + 120
     try:
