@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import time
+from typing import Any
 from urllib.parse import quote
 
+import pytest
 from webrefs import Tab
 from webrefs.snapshot.extract import ExtractLimits
 
@@ -157,3 +159,63 @@ def test_a_page_showing_no_iframe_still_lists_its_frames_that_failed(
     assert not find_all(tree, tag="iframe")
     assert [f.error for f in tree.frames] == ["still loading (no document yet)"]
     assert tree.stats.frames == 1
+
+
+@pytest.mark.parametrize("page", ["nested", "hidden and hanging", "cross-origin"])
+def test_frames_hang_the_same_under_a_quick_read_as_under_the_general_path(
+    tab: Tab, site: SiteServer, other_site: SiteServer, monkeypatch: pytest.MonkeyPatch,
+    page: str,
+) -> None:
+    """The main frame's output read straight into a tree, its iframe nodes rebuilt with the
+    frames hung under them, gives the tree that stitching the output's dicts gives."""
+    import webrefs.snapshot.extract as extract_module
+    from webrefs.snapshot.script import quick_read
+
+    if page == "nested":
+        tab.goto(site.url("/extract/nest-outer.html"))
+        _wait_frames(tab, 3)
+    elif page == "cross-origin":
+        child = other_site.url("/extract/child.html")
+        tab.goto(site.url("/extract/cross.html#" + quote(child, safe="")))
+        _wait_frames(tab, 2)
+    else:  # one frame never loads
+        tab.runner.run(tab.core.page.goto(site.url("/extract/frames-hidden.html"),
+                                            wait_until="domcontentloaded"))
+        deadline = time.monotonic() + 10
+        while "about:srcdoc" not in [f.url for f in tab.core.page.frames]:
+            assert time.monotonic() < deadline, "the srcdoc frame did not load"
+            time.sleep(0.05)
+    limits = ExtractLimits(frame_timeout_s=1.0)
+    extract(tab, limits=limits)  # frames shown once are read alongside: both reads alike
+    used: list[bool] = []
+    allow = [True]
+
+    def watched(text: object, *, frames_ok: bool = False) -> object:
+        got = quick_read(text, frames_ok=frames_ok and allow[0])
+        used.append(got is not None and bool(got.hosts))
+        return got
+
+    monkeypatch.setattr(extract_module, "quick_read", watched)
+    quick = extract(tab, limits=limits)
+    allow[0] = False
+    general = extract(tab, limits=limits)
+    # the first read hung frames under a quick read; the second stitched the output's dicts
+    assert used == [True, False]
+    assert quick.stats.frames == general.stats.frames and quick.frames == general.frames
+    assert any(n.frame is not None for n in _nodes(quick.root))
+    assert _plain(quick) == _plain(general)
+
+
+def _nodes(node: Any) -> list[Any]:
+    out, stack = [], [node]
+    while stack:
+        n = stack.pop()
+        out.append(n)
+        stack.extend(n.children)
+    return out
+
+
+def _plain(tree: Any) -> dict[str, Any]:
+    data: dict[str, Any] = tree.model_dump()
+    data["stats"].pop("js_time_ms")
+    return data

@@ -145,3 +145,26 @@ def test_quick_read_leaves_what_it_cannot_vouch_for_to_the_general_path(text: st
 
 def test_quick_read_takes_only_text() -> None:
     assert quick_read(VALID) is None
+
+
+def test_quick_read_finds_the_iframe_nodes_stitching_needs() -> None:
+    frame = {"tag": "iframe", "role": "iframe", "name": 'x "frame":{"key":9,"cx":1,"cy":1}',
+             "box": {"x": 5, "y": 6, "w": 100, "h": 50}, "frame": {"key": 2, "cx": 15, "cy": -6}}
+    deep = {"tag": "iframe", "role": "iframe", "attrs": {"title": '"frame":{"key":7'},
+            "frame": {"key": 3, "cx": 40, "cy": 300.5}}
+    data = {**VALID, "iframes": 2, "root": {"tag": "body", "children": [
+        {"tag": "#text", "text": "a"}, frame, {"tag": "div", "role": "group", "children": [
+            {"tag": "#text", "text": "b"}, deep]}]}}
+    text = json.dumps(data, separators=(",", ":"))
+    assert quick_read(text) is None  # iframe nodes: only for a caller that hangs frames
+    quick = quick_read(text, frames_ok=True)
+    assert quick is not None
+    # the names and attributes that look like frame objects are strings, escaped: not matched
+    assert quick.hosts == [((1,), 2, 15.0, -6.0), ((2, 1), 3, 40.0, 300.5)]
+    assert quick.tree.root.children[1].name == frame["name"]
+    # a count that does not match the nodes found leaves the output to the general path
+    assert quick_read(json.dumps({**data, "iframes": 3}, separators=(",", ":")),
+                      frames_ok=True) is None
+    unkeyed = json.dumps({**data, "root": {"tag": "body", "children": [
+        {**frame, "frame": {"key": None}}, deep]}}, separators=(",", ":"))
+    assert quick_read(unkeyed, frames_ok=True) is None

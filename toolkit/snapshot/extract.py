@@ -35,8 +35,14 @@ from ..errors import (
     SnapshotFormatError,
     translate_playwright_error,
 )
-from ..models import FrameInfo, PageTree
-from .script import QuickRead, load_frame_json, quick_read, tree_from_dict
+from ..models import FrameInfo, Node, PageTree
+from .script import (
+    QuickRead,
+    load_frame_json,
+    quick_read,
+    stitched_from_dict,
+    tree_from_dict,
+)
 
 if TYPE_CHECKING:
     from playwright.async_api import Page
@@ -99,7 +105,10 @@ class _FrameRead:
     error: str | None = None
     key: int | None = None
     by_key: dict[int, dict[str, Any]] = field(default_factory=dict)
-    """This frame's shown iframe nodes by registry key (from ``data``)."""
+    """This frame's shown iframe nodes by registry key: nodes of ``data``, or for a quick
+    read, stand-ins (``frame`` and ``attrs``) that :func:`_hang` puts back into its tree."""
+    paths: dict[int, tuple[int, ...]] = field(default_factory=dict)
+    """For a quick read: where each iframe node is (child indexes from the root)."""
     depths: dict[int, int] = field(default_factory=dict)
     """Depth of each of those iframe nodes in this frame's tree."""
     done: asyncio.Event = field(default_factory=asyncio.Event)
@@ -154,6 +163,7 @@ async def extract_page(
                           quick_ok=is_main)
         if r.quick is not None:
             book.advance(r.prefix, r.quick.next_ref)
+            _index_hosts(r, r.quick)
         elif r.data is not None:
             book.advance(r.prefix, int(r.data.get("nextRef") or 1))
             _index(r.data["root"], r.by_key, r.depths)
@@ -195,7 +205,9 @@ async def extract_page(
             f"root_selector {root_selector!r} matched nothing on the page.",
             hint="Check the selector, or take a snapshot of the whole page.",
         )
-    if quick is not None:  # no iframe shown: no frame to hang, those that failed listed
+    if quick is not None and quick.hosts:
+        tree_model = _hang(reads, quick)
+    elif quick is not None:  # no iframe shown: no frame to hang, those that failed listed
         tree_model = quick.tree
         failed = [FrameInfo(prefix=r.prefix, url=r.frame.url, name=r.frame.name, error=r.error)
                   for r in sorted(reads[1:], key=lambda r: _level(r.frame)) if r.error is not None]
@@ -215,12 +227,13 @@ async def _read_frame(
     root_selector: str | None, quick_ok: bool = False,
 ) -> None:
     """Run the extractor in one frame; child frame failures are kept in ``r.error``.
-    ``quick_ok``: a frame no other frame hangs under (the main frame) may have its output read
-    straight into a tree when that output shows no iframe, for nothing is stitched to it."""
+    ``quick_ok``: the main frame's output is read straight into a tree (its iframe nodes are
+    rebuilt once the frames under them are read, see :func:`_hang`); a child frame's is read
+    into dicts, which stitching changes in place."""
     is_main = r.frame.parent_frame is None
     try:
         text = await world.extract(r.frame, opts, timeout)
-        quick = quick_read(text) if quick_ok and _no_iframes(text) else None
+        quick = quick_read(text, frames_ok=True) if quick_ok else None
         data = load_frame_json(text) if quick is None else None
         start = int(opts["nextRef"])
         foreign = (_foreign_ref_in(quick.tree, quick.next_ref, r.prefix, start)
@@ -250,16 +263,6 @@ async def _read_frame(
         if is_main:
             raise
         r.error = f"unreadable output: {exc.message}"
-
-
-def _no_iframes(text: object) -> bool:
-    """Whether an output's ``iframes`` count is 0, read without parsing it (the key comes
-    before the tree, and no string value can hold it unescaped); a wrong answer only costs
-    the quick read, which checks the count again."""
-    if not isinstance(text, str):
-        return False
-    at = text.find('"iframes":', 0, 4096)
-    return at >= 0 and text.startswith("0", at + 10) and not text[at + 11:at + 12].isdigit()
 
 
 def _foreign_ref(data: dict[str, Any], prefix: str, start: int) -> str | None:
@@ -376,6 +379,60 @@ def _index(node: dict[str, Any], by_key: dict[int, dict[str, Any]], depths: dict
             stack.append((child, d + 1))
 
 
+def _index_hosts(r: _FrameRead, quick: QuickRead) -> None:
+    """:func:`_index` for a quick read: a stand-in dict for each iframe node, which
+    :func:`_stitch` fills in as it does a node of ``data``."""
+    for path, key, cx, cy in quick.hosts:
+        node = quick.tree.root
+        for i in path:
+            node = node.children[i]
+        r.by_key[key] = {"frame": {"key": key, "cx": cx, "cy": cy}, "attrs": node.attrs}
+        r.depths[key] = len(path)
+        r.paths[key] = path
+
+
+def _hang(reads: list[_FrameRead], quick: QuickRead) -> PageTree:
+    """The main frame's quick read with the child frames stitched under its iframe nodes:
+    :func:`_stitch` works on the stand-ins and child frames' dicts, then each iframe node of
+    the tree (and the nodes above it) is rebuilt with what its stand-in got."""
+    tree, main = quick.tree, reads[0]
+    stitched = _stitch(reads, {
+        "scroll": tree.scroll.model_dump(), "viewport": tree.viewport.model_dump(),
+        "stats": tree.stats.model_dump(by_alias=True), "focusedRef": tree.focused_ref,
+        "iframes": len(quick.hosts)})
+    updates: dict[tuple[int, ...], dict[str, Any]] = {}
+    for key, path in main.paths.items():
+        stand_in = main.by_key[key]
+        update: dict[str, Any] = {"frame": stand_in["frame"]}
+        if "children" in stand_in:
+            update["children"] = stand_in["children"]
+        updates[path] = update
+    parts = stitched_from_dict({"hosts": list(updates.values()),
+                                "frames": stitched["frames"], "stats": stitched["stats"]})
+    for path, host in zip(updates, parts.hosts, strict=True):
+        updates[path] = ({"frame": host.frame} if host.children is None
+                         else {"frame": host.frame, "children": host.children})
+    return tree.model_copy(update={
+        "root": _with_updates(tree.root, updates), "stats": parts.stats,
+        "frames": parts.frames, "focused_ref": stitched["focusedRef"]})
+
+
+def _with_updates(node: Node, updates: dict[tuple[int, ...], dict[str, Any]]) -> Node:
+    """``node`` with the fields of the nodes at ``updates``' paths (relative to it) replaced,
+    and every node above them copied: the rest of the tree is shared, not copied."""
+    change = dict(updates.get((), {}))
+    below: dict[int, dict[tuple[int, ...], dict[str, Any]]] = {}
+    for path, update in updates.items():
+        if path:
+            below.setdefault(path[0], {})[path[1:]] = update
+    if below:
+        kids = list(change.get("children", node.children))
+        for i, sub in below.items():
+            kids[i] = _with_updates(kids[i], sub)
+        change["children"] = kids
+    return node.model_copy(update=change) if change else node
+
+
 def _tree_depth(node: dict[str, Any]) -> int:
     deepest = 0
     stack: list[tuple[dict[str, Any], int]] = [(node, 0)]
@@ -423,8 +480,7 @@ def _stitch(reads: list[_FrameRead], main_data: dict[str, Any]) -> dict[str, Any
     if len(reads) == 1 and not main_data.get("iframes"):
         return main_data  # no frames: nothing to stitch
     for r in reads:
-        if r.data is not None:
-            depth_of[r.frame] = r.depths
+        depth_of[r.frame] = r.depths
     stats = dict(main_data.get("stats") or {})
     reasons = list(stats.get("truncatedReasons") or [])
     frames_info: list[dict[str, Any]] = []

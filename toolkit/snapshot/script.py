@@ -8,16 +8,20 @@ A host that is not Playwright (a mobile WebView, a browser extension) evaluates
 from __future__ import annotations
 
 import json
+import re
 from functools import lru_cache
 from importlib import resources
-from typing import Any
+from typing import Any, TypeVar
 
-from pydantic import Field, StrictInt, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
 
 from ..errors import SnapshotFormatError
-from ..models import PageTree
+from ..models import ExtractStats, FrameInfo, Node, PageTree
 
-__all__ = ["FORMAT_VERSION", "QuickRead", "extractor_script", "parse_snapshot_json", "quick_read"]
+_M = TypeVar("_M", bound=BaseModel)
+
+__all__ = ["FORMAT_VERSION", "FrameHost", "HostUpdate", "QuickRead", "Stitched", "extractor_script",
+           "parse_snapshot_json", "quick_read", "stitched_from_dict", "tree_from_dict"]
 
 FORMAT_VERSION = 1
 """Version of the extractor's JSON format this package reads."""
@@ -64,8 +68,36 @@ def load_frame_json(text: str) -> dict[str, Any]:
 
 def tree_from_dict(data: dict[str, Any]) -> PageTree:
     """Validate a (possibly stitched) extractor dict into a :class:`PageTree`."""
+    return _validated(PageTree, data)
+
+
+class HostUpdate(BaseModel):
+    """What stitching gives one iframe node of a quick read: its frame, and the frame's tree
+    when one is hung under it."""
+
+    frame: FrameInfo
+    children: list[Node] | None = None
+
+
+class Stitched(BaseModel):
+    """What stitching adds to a quick read's tree, validated in one go: its iframe nodes'
+    updates (in the order given), the frames listed and the stats of all frames read."""
+
+    model_config = ConfigDict(populate_by_name=True)
+
+    hosts: list[HostUpdate]
+    frames: list[FrameInfo]
+    stats: ExtractStats
+
+
+def stitched_from_dict(data: dict[str, Any]) -> Stitched:
+    """Validate what stitching adds to a quick read's tree (see :class:`Stitched`)."""
+    return _validated(Stitched, data)
+
+
+def _validated(model: type[_M], data: dict[str, Any]) -> _M:
     try:
-        return PageTree.model_validate(data)
+        return model.model_validate(data)
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first.get("loc", ()))
@@ -93,32 +125,68 @@ class _FrameOutput(PageTree):
     root_missing: bool = Field(False, alias="rootMissing")
 
 
+FrameHost = tuple[tuple[int, ...], int, float, float]
+"""An iframe node of a quick read: its path from the root, registry key, ``cx`` and ``cy``."""
+
+
 class QuickRead:
     """A frame's output read straight from its JSON text: the tree, the frame's ref counter
-    after the read, and whether ``rootSelector`` matched nothing."""
+    after the read, whether ``rootSelector`` matched nothing, and where its iframe nodes are
+    (``hosts``: path of child indexes from the root, registry key and content origin ``cx``,
+    ``cy`` of each, in document order; the tree's iframe nodes hold no key or origin)."""
 
-    __slots__ = ("next_ref", "root_missing", "tree")
+    __slots__ = ("hosts", "next_ref", "root_missing", "tree")
 
-    def __init__(self, tree: PageTree, next_ref: int, root_missing: bool) -> None:
+    def __init__(self, tree: PageTree, next_ref: int, root_missing: bool,
+                 hosts: list[FrameHost] | None = None) -> None:
         self.tree = tree
         self.next_ref = next_ref
         self.root_missing = root_missing
+        self.hosts: list[FrameHost] = hosts or []
 
 
-def quick_read(text: object) -> QuickRead | None:
-    """One frame's output validated straight from its JSON text, with no dicts in between
-    (for a page with no child frames: nothing to stitch). ``None`` when the output holds
-    iframe nodes or does not validate: the general path then reads it, and says precisely
-    what is wrong."""
+# An iframe node's frame object as the extractor writes it ({key, cx, cy}, in that order).
+# No string value of the output can hold this unescaped, so only the nodes' own objects match.
+_FRAME_RE = re.compile(r'"frame":\{"key":(\d+),"cx":(-?\d+(?:\.\d+)?),"cy":(-?\d+(?:\.\d+)?)\}')
+
+
+def quick_read(text: object, *, frames_ok: bool = False) -> QuickRead | None:
+    """One frame's output validated straight from its JSON text, with no dicts in between.
+    ``None`` when the output does not validate, or holds iframe nodes and ``frames_ok`` is
+    false (or their frame objects cannot be told apart): the general path then reads it,
+    and says precisely what is wrong. ``frames_ok``: the caller hangs child frames under the
+    iframe nodes itself, by :attr:`QuickRead.hosts`."""
     if not isinstance(text, str):
         return None
     try:
         out = _FrameOutput.model_validate_json(text)
     except ValidationError:
         return None
-    if out.version != FORMAT_VERSION or out.iframes:
+    if out.version != FORMAT_VERSION or (out.iframes and not frames_ok):
         return None
+    hosts: list[FrameHost] = []
+    if out.iframes:
+        found = _FRAME_RE.findall(text)
+        paths = _frame_paths(out.root)
+        if not len(found) == len(paths) == out.iframes:
+            return None
+        hosts = [(path, int(key), float(cx), float(cy))
+                 for path, (key, cx, cy) in zip(paths, found, strict=True)]
     tree = PageTree.model_construct(
         _fields_set=out.model_fields_set & set(PageTree.model_fields),
         **{name: getattr(out, name) for name in PageTree.model_fields})
-    return QuickRead(tree, out.next_ref, out.root_missing)
+    return QuickRead(tree, out.next_ref, out.root_missing, hosts)
+
+
+def _frame_paths(root: Node) -> list[tuple[int, ...]]:
+    """Paths (child indexes from ``root``) of the nodes with a ``frame``, in document order."""
+    paths: list[tuple[int, ...]] = []
+    stack: list[tuple[Node, tuple[int, ...]]] = [(root, ())]
+    while stack:
+        node, path = stack.pop()
+        if node.frame is not None:
+            paths.append(path)
+        kids = node.children
+        for i in range(len(kids) - 1, -1, -1):
+            stack.append((kids[i], (*path, i)))
+    return paths
