@@ -51,6 +51,8 @@ _VISIBLE_TEXT_JS = """
     const m = /^matrix\\(([^,]+), ([^,]+), ([^,]+), ([^,]+)/.exec(s.transform);
     if (m && Math.abs(m[1] * m[4] - m[2] * m[3]) < 0.01) return true;
     const r = el.getBoundingClientRect();
+    if ((r.width < 1 || r.height < 1) && s.display !== 'inline' && s.display !== 'contents' &&
+        r.width * r.height < 0.01 * el.offsetWidth * el.offsetHeight) return true;  // `scale`
     if ((s.overflow !== 'visible' || s.clip !== 'auto' || s.clipPath !== 'none') &&
         (r.width <= 2 || r.height <= 2) && s.display !== 'contents' && s.display !== 'inline')
       return true;

@@ -256,6 +256,8 @@
     const w = rect.width, h = rect.height;
     if (((w <= 1 && cs.overflowX !== 'visible') || (h <= 1 && cs.overflowY !== 'visible')) &&
         !(w > 0 && h > 0 && REPLACED.has(el.localName))) return true;
+    // squashed under 1% of its box (by `scale` too, which gone() does not see)
+    if ((w < 1 || h < 1) && w * h < 0.01 * el.offsetWidth * el.offsetHeight) return true;
     const pos = cs.position;
     if ((pos === 'absolute' || pos === 'fixed') && cs.clip !== 'auto') {
       const m = CLIP_RE.exec(cs.clip);
