@@ -5,8 +5,9 @@ most changes are worth. This script loads this checkout's webrefs and one or mor
 checkouts of the repository (``git worktree add DIR COMMIT``) into one process, under other
 package names, and reads every corpus page with each of them in turn, Playwright's AI
 snapshot after each round, so that every version meets the same machine moment. Per page:
-the best of ``--repeat`` rounds for each version (the order of versions alternates between
-rounds), its in-page time, and Playwright's best.
+the best of ``--repeat`` rounds for each version (rounded up to a whole number of rotations:
+each round starts one version later, so every version takes every place equally often), its
+in-page time, and Playwright's best.
 
     python benchmarks/ab_extract.py --against ../old-checkout [--against DIR] [--repeat 3]
         [--limit N] [--json FILE]
@@ -77,9 +78,15 @@ def load(label: str, package: str) -> Version:
                    importlib.import_module(f"{package}.snapshot.refs"), world)
 
 
+def whole_rotations(repeat: int, versions: int) -> int:
+    """Timed rounds: at least ``repeat``, a whole number of rotations of the versions."""
+    return -(-repeat // versions) * versions
+
+
 async def run(versions: list[Version], corpus: Path, limit: int | None,
               repeat: int) -> list[Row]:
     rows: list[Row] = []
+    rounds = whole_rotations(repeat, len(versions))
     async with async_playwright() as pw:
         for v in versions:
             if v.world is not None:
@@ -101,8 +108,13 @@ async def run(versions: list[Version], corpus: Path, limit: int | None,
                 times: dict[str, list[float]] = {v.label: [] for v in versions}
                 js: dict[str, list[float]] = {v.label: [] for v in versions}
                 aria: list[float] = []
-                for k in range(repeat + 1):  # round 0 warms every version up
-                    for v in versions if k % 2 == 0 else versions[::-1]:
+                # each round starts one version later, so that every version takes every
+                # place equally often: the place matters (in a run of one version against a
+                # copy of itself, the version read second in two rounds of three measured
+                # 0.973 of the other's time per page)
+                for k in range(rounds + 1):  # round 0 warms every version up
+                    shift = k % len(versions)
+                    for v in versions[shift:] + versions[:shift]:
                         t0 = time.perf_counter()
                         tree = await v.extract.extract_page(page, books[v.label])
                         if k:
@@ -168,7 +180,7 @@ def main() -> None:
         rows = asyncio.run(run(versions, args.corpus, args.limit, args.repeat))
     if args.json:
         args.json.write_text(json.dumps([r.__dict__ for r in rows], indent=1))
-    print(report(rows, [v.label for v in versions], args.repeat))
+    print(report(rows, [v.label for v in versions], whole_rotations(args.repeat, len(versions))))
 
 
 if __name__ == "__main__":
