@@ -19,6 +19,10 @@ if TYPE_CHECKING:
 
 __all__ = ["snapshot", "take_snapshot"]
 
+_PROBES = 2
+"""Unanswered liveness probes in a row (each bounded by the tab's probe timeout) that make a
+snapshot report its page as not responding."""
+
 
 async def snapshot(tab: TabCore, overrides: dict[str, Any]) -> Snapshot:
     """Read the tab's page and render it with the tab's render options plus ``overrides``.
@@ -29,25 +33,30 @@ async def snapshot(tab: TabCore, overrides: dict[str, Any]) -> Snapshot:
 
     async def run() -> Snapshot:
         # a page stuck in a script never answers the extractor: say so in seconds, not after
-        # the extractor's own long bound. The probe runs alongside the reading, which is not
-        # kept waiting for it.
+        # the extractor's own long bound. Probes run alongside the reading, which is not kept
+        # waiting for them; it takes two unanswered probes in a row to call the page stuck,
+        # for one can go unanswered on a loaded machine while the page loads.
         reading = asyncio.ensure_future(take_snapshot(tab, overrides))
-        probe = asyncio.ensure_future(tab.responsive())
+        probes: list[asyncio.Future[bool]] = []
         try:
-            await asyncio.wait({reading, probe}, return_when=asyncio.FIRST_COMPLETED)
-            if not reading.done() and not await probe:
-                raise SnapshotError(
-                    f"The page in tab {tab.id} is not responding (a script keeps its main "
-                    "thread busy), so it cannot be read.",
-                    hint="Navigate to another page or close the tab.",
-                )
-            return await reading
+            for _ in range(_PROBES):
+                probes.append(asyncio.ensure_future(tab.responsive()))
+                pending: set[asyncio.Future[Any]] = {reading, probes[-1]}
+                await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
+                if reading.done() or await probes[-1]:
+                    return await reading
+            raise SnapshotError(
+                f"The page in tab {tab.id} is not responding (a script keeps its main "
+                "thread busy), so it cannot be read.",
+                hint="Navigate to another page or close the tab.",
+            )
         finally:
-            for task in (reading, probe):
+            tasks: list[asyncio.Future[Any]] = [reading, *probes]
+            for task in tasks:
                 if not task.done():
                     task.cancel()
             # collect what the cancelled or finished tasks raised, so nothing is left unread
-            await asyncio.gather(reading, probe, return_exceptions=True)
+            await asyncio.gather(*tasks, return_exceptions=True)
 
     return await tab.call("taking a snapshot", run)
 
