@@ -75,13 +75,19 @@ def find_all_in(node: object, name: str) -> bool:
     return any(n.name == name for n in walk(node))  # type: ignore[arg-type]
 
 
-def test_hidden_hanging_and_srcdoc_frames(tab: Tab, site: SiteServer) -> None:
+def _open_hidden_and_hanging(tab: Tab, site: SiteServer) -> None:
+    """Open the page whose frames are display:none, never done loading and srcdoc (the
+    hanging one keeps the page from loading: wait for the srcdoc frame instead)."""
     tab.runner.run(tab.core.page.goto(site.url("/extract/frames-hidden.html"),
                                         wait_until="domcontentloaded"))
     deadline = time.monotonic() + 10
     while "about:srcdoc" not in [f.url for f in tab.core.page.frames]:
         assert time.monotonic() < deadline, "the srcdoc frame did not load"
         time.sleep(0.05)
+
+
+def test_hidden_hanging_and_srcdoc_frames(tab: Tab, site: SiteServer) -> None:
+    _open_hidden_and_hanging(tab, site)
     tree = extract(tab, limits=ExtractLimits(frame_timeout_s=1.0))
     assert not find_all(tree, name="Frame button")  # the display:none frame is not shown
     hanging = find(tree, tag="iframe", name="hanging frame")
@@ -179,12 +185,7 @@ def test_frames_hang_the_same_under_a_quick_read_as_under_the_general_path(
         tab.goto(site.url("/extract/cross.html#" + quote(child, safe="")))
         _wait_frames(tab, 2)
     else:  # one frame never loads
-        tab.runner.run(tab.core.page.goto(site.url("/extract/frames-hidden.html"),
-                                            wait_until="domcontentloaded"))
-        deadline = time.monotonic() + 10
-        while "about:srcdoc" not in [f.url for f in tab.core.page.frames]:
-            assert time.monotonic() < deadline, "the srcdoc frame did not load"
-            time.sleep(0.05)
+        _open_hidden_and_hanging(tab, site)
     limits = ExtractLimits(frame_timeout_s=1.0)
     extract(tab, limits=limits)  # frames shown once are read alongside: both reads alike
     used: list[bool] = []
