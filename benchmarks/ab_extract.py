@@ -109,9 +109,9 @@ async def run(versions: list[Version], corpus: Path, limit: int | None,
                 js: dict[str, list[float]] = {v.label: [] for v in versions}
                 aria: list[float] = []
                 # each round starts one version later, so that every version takes every
-                # place equally often: the place matters (in a run of one version against a
-                # copy of itself, the version read second in two rounds of three measured
-                # 0.973 of the other's time per page)
+                # place equally often: the place matters (with the order alternating, a
+                # checkout read last in two rounds of three measured 0.973 of an identical
+                # copy's time per page)
                 for k in range(rounds + 1):  # round 0 warms every version up
                     shift = k % len(versions)
                     for v in versions[shift:] + versions[:shift]:
