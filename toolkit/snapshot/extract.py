@@ -107,8 +107,6 @@ class _FrameRead:
     by_key: dict[int, dict[str, Any]] = field(default_factory=dict)
     """This frame's shown iframe nodes by registry key: nodes of ``data``, or for a quick
     read, stand-ins (``frame`` and ``attrs``) that :func:`_hang` puts back into its tree."""
-    paths: dict[int, tuple[int, ...]] = field(default_factory=dict)
-    """For a quick read: where each iframe node is (child indexes from the root)."""
     depths: dict[int, int] = field(default_factory=dict)
     """Depth of each of those iframe nodes in this frame's tree."""
     done: asyncio.Event = field(default_factory=asyncio.Event)
@@ -388,30 +386,26 @@ def _index_hosts(r: _FrameRead, quick: QuickRead) -> None:
             node = node.children[i]
         r.by_key[key] = {"frame": {"key": key, "cx": cx, "cy": cy}, "attrs": node.attrs}
         r.depths[key] = len(path)
-        r.paths[key] = path
 
 
 def _hang(reads: list[_FrameRead], quick: QuickRead) -> PageTree:
     """The main frame's quick read with the child frames stitched under its iframe nodes:
     :func:`_stitch` works on the stand-ins and child frames' dicts, then each iframe node of
     the tree (and the nodes above it) is rebuilt with what its stand-in got."""
-    tree, main = quick.tree, reads[0]
+    tree, stand_ins = quick.tree, reads[0].by_key
     stitched = _stitch(reads, {
         "scroll": tree.scroll.model_dump(), "viewport": tree.viewport.model_dump(),
         "stats": tree.stats.model_dump(by_alias=True), "focusedRef": tree.focused_ref,
         "iframes": len(quick.hosts)})
-    updates: dict[tuple[int, ...], dict[str, Any]] = {}
-    for key, path in main.paths.items():
-        stand_in = main.by_key[key]
-        update: dict[str, Any] = {"frame": stand_in["frame"]}
-        if "children" in stand_in:
-            update["children"] = stand_in["children"]
-        updates[path] = update
-    parts = stitched_from_dict({"hosts": list(updates.values()),
-                                "frames": stitched["frames"], "stats": stitched["stats"]})
-    for path, host in zip(updates, parts.hosts, strict=True):
-        updates[path] = ({"frame": host.frame} if host.children is None
-                         else {"frame": host.frame, "children": host.children})
+    # the stand-ins' frame and hung tree (a stand-in has children only when a frame hangs)
+    hosts = [{k: stand_ins[key][k] for k in ("frame", "children") if k in stand_ins[key]}
+             for _path, key, _cx, _cy in quick.hosts]
+    parts = stitched_from_dict({"hosts": hosts, "frames": stitched["frames"],
+                                "stats": stitched["stats"]})
+    updates: dict[tuple[int, ...], dict[str, Any]] = {
+        path: {"frame": host.frame} if host.children is None
+        else {"frame": host.frame, "children": host.children}
+        for (path, *_), host in zip(quick.hosts, parts.hosts, strict=True)}
     return tree.model_copy(update={
         "root": _with_updates(tree.root, updates), "stats": parts.stats,
         "frames": parts.frames, "focused_ref": stitched["focusedRef"]})
