@@ -62,6 +62,10 @@ class _Handler(SimpleHTTPRequestHandler):
             self.send_header("Content-Length", "0")
             self.end_headers()
             return True
+        if parts.path == "/__css":  # a style sheet importing the sheet at ?import=
+            target = query.get("import", [""])[0].replace('"', "%22")
+            self._send(200, f'@import url("{target}");\n', "text/css")
+            return True
         if parts.path == "/__hang":
             time.sleep(60)
             return True

@@ -173,6 +173,23 @@ def test_generated_content_from_a_shadow_roots_own_rules(
     assert page.theirs[host] == (role, name), "Playwright: expected to agree"
 
 
+def test_generated_content_from_an_imported_sheet_of_another_origin(
+        browser: Browser, site: SiteServer, other_site: SiteServer) -> None:
+    """A sheet of the page's origin that imports one of another origin: the imported rules
+    cannot be read, so any element may have generated content, and the icon button's only
+    label is read."""
+    sheet = other_site.url("/names/imported.css")
+    tab = browser.new_tab(site.url(f"/names/imported.html?sheet={sheet}"))
+    try:
+        tree = extract(tab)
+        assert [(n.role, n.name) for n in walk(tree.root) if n.role == "button"] == [
+            ("button", "Search")]
+        text = tab.runner.run(tab.core.page.locator("#imported-icon").aria_snapshot())
+        assert text.splitlines()[0] == '- button "Search"', "Playwright: expected to agree"
+    finally:
+        tab.close()
+
+
 def test_owned_elements_move_under_their_owner(page: Page) -> None:
     listbox = find_all(page.tree, role="listbox", name="Owned list")[0]
     assert [(n.role, n.name) for n in listbox.children] == [

@@ -138,7 +138,9 @@
   const wellFormed = String.prototype.toWellFormed
     ? (s) => s.toWellFormed()
     : (s) => s.replace(LONE, '\uFFFD');
-  const fold = (s) => s.replace(/\s+/g, ' ').trim();
+  // runs of white space to one space (a string whose only white space is single spaces is kept)
+  const WS_RUN = /\s\s|[^\S ]/;
+  const fold = (s) => (WS_RUN.test(s) ? s.replace(/\s+/g, ' ') : s).trim();
   const cap = (s, max, why) => {
     if (s.length > max) {
       reasons.add(why);
@@ -356,32 +358,39 @@
   const G_BEFORE = 1, G_AFTER = 2, G_OWN = 4, G_ALL = 7;
   const genMemo = reg.genMemo instanceof WeakMap ? reg.genMemo : (reg.genMemo = new WeakMap());
   const GEN = new Map();
+  // a sheet's rules, or null where they may not be read (another origin's, or failed to load)
+  const rulesOf = (sh) => { try { return sh.cssRules; } catch (e) { return null; } };
+  // an unreadable sheet of another origin (or none) may set anything; a failed one of ours, nothing
+  const anyGen = (sh) => !sh.href || new URL(sh.href, doc.baseURI).origin !== win.location.origin;
   for (const sh of [...doc.styleSheets, ...(doc.adoptedStyleSheets || [])]) {
-    let keys = [], m = genMemo.get(sh);
-    try {
-      const n = sh.cssRules.length;
-      if (m && m[0] === n) keys = m[1];
-      else {
-        for (const st = [sh.cssRules]; st.length;) {
-          for (const r of st.pop()) {
-            if (r.style && r.style.content && !/^(""|''|none|normal)$/.test(r.style.content)) {
-              for (const sel of (r.selectorText || '*').split(',')) {
-                const ps = /::?(before|after)\b/i.exec(sel);
-                if (!ps && /::/.test(sel)) continue;  // ::marker, ::placeholder...: no part of a name
-                const last = sel.replace(/::?(before|after)\b.*$/i, '').replace(/:[\w-]+(\([^()]*\))?/g, '').trim().split(/[\s>+~]+/).pop();
-                const k = /[()\\[*]/.test(last) ? null : /\.[\w-]+|#[\w-]+/.exec(last) || /^[a-z][\w-]*/i.exec(last);
-                keys.push(k ? k[0].toLowerCase() : '*', !ps ? G_OWN : ps[1].toLowerCase() === 'before' ? G_BEFORE : G_AFTER);
-              }
+    let m = genMemo.get(sh);
+    const top = m && m[0] < 0 ? null : rulesOf(sh);  // (an unreadable sheet stays so)
+    if (!top) {
+      if (!m) genMemo.set(sh, m = [-1, anyGen(sh) ? ['*', G_ALL] : []]);
+    } else if (!m || m[0] !== top.length) {
+      const keys = [];
+      for (const st = [top]; st.length;) {
+        for (const r of st.pop()) {
+          if (r.style && r.style.content && !/^(""|''|none|normal)$/.test(r.style.content)) {
+            for (const sel of (r.selectorText || '*').split(',')) {
+              const ps = /::?(before|after)\b/i.exec(sel);
+              if (!ps && /::/.test(sel)) continue;  // ::marker, ::placeholder...: no part of a name
+              const last = sel.replace(/::?(before|after)\b.*$/i, '').replace(/:[\w-]+(\([^()]*\))?/g, '').trim().split(/[\s>+~]+/).pop();
+              const k = /[()\\[*]/.test(last) ? null : /\.[\w-]+|#[\w-]+/.exec(last) || /^[a-z][\w-]*/i.exec(last);
+              keys.push(k ? k[0].toLowerCase() : '*', !ps ? G_OWN : ps[1].toLowerCase() === 'before' ? G_BEFORE : G_AFTER);
             }
-            if (r.cssRules) st.push(r.cssRules);
-            if (r.styleSheet) st.push(r.styleSheet.cssRules);
+          }
+          if (r.cssRules) st.push(r.cssRules);
+          if (r.styleSheet) {  // @import
+            const sub = rulesOf(r.styleSheet);
+            if (sub) st.push(sub);
+            else if (anyGen(r.styleSheet)) keys.push('*', G_ALL);
           }
         }
-        genMemo.set(sh, [n, keys]);
       }
-    } catch (e) {  // another origin's, or one of ours that failed to load (no rules)
-      if (!sh.href || new URL(sh.href, doc.baseURI).origin !== win.location.origin) keys = ['*', G_ALL];
+      genMemo.set(sh, m = [top.length, keys]);
     }
+    const keys = m[1];
     for (let i = 0; i < keys.length; i += 2) GEN.set(keys[i], (GEN.get(keys[i]) || 0) | keys[i + 1]);
   }
   // Where el may have generated content (G_* bits). For '*' only the named element and empty
