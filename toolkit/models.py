@@ -1,13 +1,13 @@
 """Typed models shared by the layers: the page tree (extract -> render), snapshots
 (render -> tools) and action results (actions -> tools).
 
-The page tree mirrors the extractor's JSON (format ``version`` 1, documented in
+The page tree mirrors the extractor's JSON (format ``version`` 2, documented in
 ``extractor.js``); field aliases are the JSON's camelCase names.
 """
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -45,8 +45,9 @@ class _Model(BaseModel):
     model_config = ConfigDict(populate_by_name=True, frozen=True, extra="ignore")
 
 
-class Box(_Model):
-    """Bounding box in CSS pixels, relative to the top-left of the main frame's document."""
+class Box(NamedTuple):
+    """Bounding box in CSS pixels, relative to the top-left of the main frame's document (the
+    extractor writes it as ``[x, y, w, h]``)."""
 
     x: float
     y: float
@@ -72,7 +73,8 @@ class FrameInfo(_Model):
 
 
 class Node(_Model):
-    tag: str
+    tag: str = "#text"
+    """Lower-case tag name; ``#text`` for a run of text (the extractor leaves it out there)."""
     role: str | None = None
     name: str = ""
     text: str = ""
@@ -127,7 +129,7 @@ class Point(_Model):
 class PageTree(_Model):
     """One page, all frames stitched: the renderer's only input."""
 
-    version: int = 1
+    version: int = 2
     url: str = ""
     title: str = ""
     viewport: Size = Field(default_factory=Size)

@@ -14,7 +14,7 @@ from tests.helpers.extracting import evaluate, find
 from tests.helpers.server import SiteServer
 
 VALID = {
-    "version": 1,
+    "version": 2,
     "url": "https://example.test/",
     "title": "Example",
     "viewport": {"width": 1280, "height": 720},
@@ -26,12 +26,12 @@ VALID = {
               "jsTimeMs": 1.5, "truncated": False, "truncatedReasons": []},
     "root": {"tag": "body", "children": [
         {"tag": "a", "role": "link", "name": "Home", "ref": "e1", "attrs": {"href": "/"},
-         "box": {"x": 1, "y": 2, "w": 30, "h": 10}, "inViewport": True},
+         "box": [1, 2, 30, 10], "inViewport": True},
         {"tag": "input", "role": "textbox", "name": "Query", "ref": "e2", "value": "cats",
          "states": {"focused": True}, "fontSize": 13.3},
         {"tag": "select", "role": "combobox", "ref": "e3",
          "options": [{"value": "a", "label": "A", "selected": True}]},
-        {"tag": "#text", "text": "hello"},
+        {"text": "hello"},  # a run of text: no tag
     ]},
 }
 
@@ -42,7 +42,7 @@ def test_exported() -> None:
 
 def test_script_is_a_documented_versioned_function_expression() -> None:
     script = extractor_script()
-    assert script.lstrip().startswith("/*") and "version 1" in script
+    assert script.lstrip().startswith("/*") and "version 2" in script
     assert "(opts) =>" in script
     assert len(script.encode()) < 55_000
     for key in ("maxNodes", "maxTextPerNode", "contentRefs", "prefix", "nextRef", "rootSelector"):
@@ -58,7 +58,8 @@ def test_parse_valid() -> None:
     assert link.role == "link" and link.box is not None and link.box.w == 30 and link.in_viewport
     assert box.value == "cats" and box.states["focused"] is True and box.font_size == 13.3
     assert select.options is not None and select.options[0].selected
-    assert text.text == "hello"
+    assert text.text == "hello" and text.tag == "#text"
+    assert link.box == (1, 2, 30, 10) and (link.box.x, link.box.y, link.box.h) == (1, 2, 10)
     assert tree.stats.skipped_hidden == 1 and tree.stats.js_time_ms == 1.5
 
 
@@ -68,11 +69,12 @@ def test_parse_valid() -> None:
         ("", "not valid JSON"),
         ("{not json", "not valid JSON"),
         ("[1, 2]", "JSON object"),
-        (json.dumps({**VALID, "version": 2}), "version 2"),
+        (json.dumps({**VALID, "version": 1}), "version 1"),
         (json.dumps({k: v for k, v in VALID.items() if k != "version"}), "version None"),
         (json.dumps({k: v for k, v in VALID.items() if k != "root"}), "root"),
-        (json.dumps({**VALID, "root": {"children": []}}), "tag"),
-        (json.dumps({**VALID, "root": {"tag": "body", "box": {"x": "left"}}}), "root.box"),
+        (json.dumps({**VALID, "root": {"tag": 5, "children": []}}), "root.tag"),
+        (json.dumps({**VALID, "root": {"tag": "body", "box": ["left", 0, 1, 1]}}), "root.box"),
+        (json.dumps({**VALID, "root": {"tag": "body", "box": [0, 0, 1]}}), "root.box"),
     ],
 )
 def test_parse_errors(text: str, words: str) -> None:
@@ -91,6 +93,16 @@ def test_another_host_can_run_the_script(tab: Tab, site: SiteServer) -> None:
     tab.goto(site.url("/extract/basic.html"))
     raw = evaluate(tab, f"() => ({extractor_script()})({{prefix: '', nextRef: 1}})")
     assert isinstance(raw, str)
+    # format 2: boxes are [x, y, w, h] arrays of whole pixels, text runs carry no tag
+    data = json.loads(raw)
+    nodes, stack = [], [data["root"]]
+    while stack:
+        nodes.append(stack.pop())
+        stack.extend(nodes[-1].get("children", ()))
+    boxes = [n["box"] for n in nodes if "box" in n]
+    assert boxes and all(len(b) == 4 and all(type(v) is int for v in b) for b in boxes)
+    runs = [n for n in nodes if "tag" not in n]
+    assert runs and all(set(n) == {"text"} for n in runs)
     tree = parse_snapshot_json(raw)
     assert tree.title == "Basic page"
     assert find(tree, role="button", name="Search").ref
@@ -132,11 +144,11 @@ def test_quick_read_gives_the_tree_parse_gives() -> None:
 
 @pytest.mark.parametrize("text", [
     json.dumps({**VALID, "iframes": 1}),  # iframe nodes: stitched by the general path
-    json.dumps({**VALID, "version": 2}),
+    json.dumps({**VALID, "version": 1}),
     json.dumps({**VALID, "nextRef": True}),
     json.dumps({key: value for key, value in VALID.items() if key != "nextRef"}),
-    json.dumps({**VALID, "root": {"children": []}}),
-    '{"version": 1, "root": ',
+    json.dumps({**VALID, "root": {"tag": 5, "children": []}}),
+    '{"version": 2, "root": ',
     "[]",
 ])
 def test_quick_read_leaves_what_it_cannot_vouch_for_to_the_general_path(text: str) -> None:
@@ -149,12 +161,12 @@ def test_quick_read_takes_only_text() -> None:
 
 def test_quick_read_finds_the_iframe_nodes_stitching_needs() -> None:
     frame = {"tag": "iframe", "role": "iframe", "name": 'x "frame":{"key":9,"cx":1,"cy":1}',
-             "box": {"x": 5, "y": 6, "w": 100, "h": 50}, "frame": {"key": 2, "cx": 15, "cy": -6}}
+             "box": [5, 6, 100, 50], "frame": {"key": 2, "cx": 15, "cy": -6}}
     deep = {"tag": "iframe", "role": "iframe", "attrs": {"title": '"frame":{"key":7'},
             "frame": {"key": 3, "cx": 40, "cy": 300.5}}
     data = {**VALID, "iframes": 2, "root": {"tag": "body", "children": [
-        {"tag": "#text", "text": "a"}, frame, {"tag": "div", "role": "group", "children": [
-            {"tag": "#text", "text": "b"}, deep]}]}}
+        {"text": "a"}, frame, {"tag": "div", "role": "group", "children": [
+            {"text": "b"}, deep]}]}}
     text = json.dumps(data, separators=(",", ":"))
     assert quick_read(text) is None  # iframe nodes: only for a caller that hangs frames
     quick = quick_read(text, frames_ok=True)

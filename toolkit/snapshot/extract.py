@@ -447,11 +447,12 @@ def _shift(
     while stack:
         n = stack.pop()
         box = n.get("box")
-        if box is not None:
-            x, y = box["x"] + dx, box["y"] + dy
-            box["x"], box["y"] = x, y
+        if (isinstance(box, list) and len(box) == 4
+                and all(type(v) in (int, float) for v in box)):  # else validation says so
+            x, y = box[0] + dx, box[1] + dy
+            box[0], box[1] = x, y
             if n.get("inViewport") and not (
-                x < right and y < bottom and x + box["w"] > left and y + box["h"] > top
+                x < right and y < bottom and x + box[2] > left and y + box[3] > top
             ):
                 n["inViewport"] = False
         frame = n.get("frame")

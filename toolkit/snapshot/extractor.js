@@ -1,5 +1,5 @@
 /*
- * webrefs extractor, JSON format version 1.
+ * webrefs extractor, JSON format version 2.
  *
  * A function expression: evaluate it in one frame and call it with one options object; it
  * returns ONE JSON string describing what a sighted user can see in that frame's document.
@@ -26,7 +26,7 @@
  *                   may pick an unguessable one so a page cannot plant a fake first
  *
  * Output object:
- *   version      1
+ *   version      2
  *   url, title   of the document
  *   viewport     {width, height}   CSS pixels
  *   scroll       {x, y}            scroll position
@@ -41,8 +41,8 @@
  *   root         node for <body> (with rootSelector: <body> holding only the chosen subtree)
  *
  * Node (keys left out when empty / default):
- *   tag         lower-case tag name; "#text" for a run of text standing between element
- *               children of a node (such a node has only `text`)
+ *   tag         lower-case tag name; left out for a run of text standing between element
+ *               children of a node (such a node has only `text`; readers call it "#text")
  *   role        explicit role attribute, else the implicit role; absent for generic text
  *   name        accessible name by accname 1.2 / HTML-AAM (CSS generated content, embedded
  *               controls, aria-owns; never a password's value), placeholder last
@@ -58,7 +58,7 @@
  *   value       current value of form controls (never of password fields), whitespace kept
  *               as the field holds it (new lines, runs of spaces)
  *   options     [{value, label, selected, disabled}] of a <select>
- *   box         {x, y, w, h} in page coordinates of this frame's document
+ *   box         [x, y, w, h] in page coordinates of this frame's document (whole pixels)
  *   inViewport  intersects the viewport
  *   fontSize    computed font size in px (left out when 16)
  *   clickable   a control without an interactive role: its own cursor:pointer (not one
@@ -742,7 +742,7 @@
   // Stack entries, six values each, pushed flat (no array per entry) in reverse so they pop
   // in order: element or text run, parentOut, parentDepth, suppressText, inside (0 nothing,
   // 1 a clickable, 2 an interactive role), parentCursor (DELEGATE: the parent is a list whose
-  // items are the controls). A text run (string) becomes a {tag: "#text"} node where it stands.
+  // items are the controls). A text run (string) becomes a {text} node where it stands.
   const DELEGATE = '\u0000items';
   const CONTROLS = 'a[href],button,input,select,textarea,[contenteditable],[tabindex]:not([tabindex^="-"])';
   const stack = [];
@@ -837,7 +837,7 @@
     const el = stack.pop(), p = stack.pop(), d = stack.pop(), sup = stack.pop(),
       inter = stack.pop(), pcur = stack.pop();
     if (typeof el === 'string') {
-      if (!sup) { addChild(p, { tag: '#text', text: el }); emitted++; }
+      if (!sup) { addChild(p, { text: el }); emitted++; }
       continue;
     }
     visited++;
@@ -929,7 +929,7 @@
       if (tag === 'select') n.options = optionsOf(el);
       if (!rect && !contents) rect = el.getBoundingClientRect();
       if (rect) {
-        n.box = { x: Math.round(rect.left + sx), y: Math.round(rect.top + sy), w: Math.round(rect.width), h: Math.round(rect.height) };
+        n.box = [Math.round(rect.left + sx), Math.round(rect.top + sy), Math.round(rect.width), Math.round(rect.height)];
         if (rect.width > 0 && rect.height > 0 && rect.right > 0 && rect.bottom > 0 && rect.left < vw && rect.top < vh) n.inViewport = true;
       }
       if (fs !== fs) fs = parseFloat(cs.fontSize);  // not read by splitKids
@@ -972,7 +972,7 @@
   book.next = next;
   const se = doc.scrollingElement || doc.documentElement;
   const result = {
-    version: 1,
+    version: 2,
     url: String(doc.URL),
     title: wellFormed(doc.title || ''),
     viewport: { width: vw, height: vh },

@@ -23,7 +23,7 @@ _M = TypeVar("_M", bound=BaseModel)
 __all__ = ["FORMAT_VERSION", "FrameHost", "HostUpdate", "QuickRead", "Stitched", "extractor_script",
            "parse_snapshot_json", "quick_read", "stitched_from_dict", "tree_from_dict"]
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 """Version of the extractor's JSON format this package reads."""
 
 
