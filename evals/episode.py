@@ -213,11 +213,14 @@ async def run_episode(
     replay_har: Path | None = None,
     calls: Path | None = None,
     calls_mode: CassetteMode | None = None,
+    fence_key: str | None = None,
 ) -> Episode:
     """Run ``task`` with ``provider`` in a fresh context of ``browser``; never raises for
     what an episode can do wrong (it is in the returned :class:`Episode`).
 
-    ``calls`` is the task's cassette of model calls, recorded or replayed (``calls_mode``)."""
+    ``calls`` is the task's cassette of model calls, recorded or replayed (``calls_mode``).
+    ``fence_key`` is the run's secret the fence markers derive from, with the seed (a new one
+    for this episode's context when ``None``)."""
     started = time.monotonic()
     base = Episode(task=task.id, provider=provider.name, status="error", tags=list(task.tags))
     recorded: set[tuple[str, str]] | None = None
@@ -236,6 +239,7 @@ async def run_episode(
             record_har=str(record_har) if record_har else None,
             replay_har=str(replay_har) if replay_har else None,
             seed=options.seed,
+            fence_key=fence_key,
         )
     except WebrefsError as err:
         return base.model_copy(update={"reason": f"no browser context: {err.message[:300]}"})

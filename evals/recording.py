@@ -13,6 +13,11 @@ when a response is.
 
 Model calls of a process are serialized while a cassette is in use (vcrpy patches the HTTP
 clients process-wide); browser work of parallel episodes still overlaps.
+
+The fence marker around page content is derived from the run's seed and a secret made for the
+run (never from the seed alone, which a page could know). A recording keeps that secret in
+``fence.key`` at the top of each folder it writes (``pages/``, ``cassettes/``), and a replay
+reads it back, so the prompts it sends are the recorded ones byte for byte.
 """
 
 from __future__ import annotations
@@ -25,9 +30,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Literal
 
-from webrefs.errors import WebrefsError, missing_extra
+from webrefs.errors import InvalidArgumentError, WebrefsError, missing_extra
 
 __all__ = [
+    "FENCE_KEY_FILE",
     "SECRET_HEADERS",
     "CassetteMode",
     "ReplayMiss",
@@ -35,7 +41,9 @@ __all__ = [
     "cassette_path",
     "model_io_lock",
     "provider_slug",
+    "read_fence_key",
     "scrub_request",
+    "write_fence_key",
 ]
 
 CassetteMode = Literal["record", "replay"]
@@ -62,6 +70,33 @@ def provider_slug(name: str) -> str:
 
 def cassette_path(folder: Path, provider: str, task: str) -> Path:
     return folder / provider_slug(provider) / f"{task}.yaml"
+
+
+FENCE_KEY_FILE = "fence.key"
+"""The file, at the top of a recording's folder, that keeps the run's fence key."""
+_KEY = re.compile(r"[0-9a-f]{16,128}")
+
+
+def read_fence_key(folder: Path) -> str | None:
+    """The fence key a recording in ``folder`` kept, or ``None`` when it kept none. A file
+    that is not a key raises :class:`InvalidArgumentError`."""
+    path = folder / FENCE_KEY_FILE
+    if not path.is_file():
+        return None
+    try:
+        key = path.read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InvalidArgumentError(f"{path} cannot be read: {exc}") from None
+    if not _KEY.fullmatch(key):
+        raise InvalidArgumentError(f"{path} does not hold a fence key.",
+                                   hint="Record the run again.")
+    return key
+
+
+def write_fence_key(folder: Path, key: str) -> None:
+    """Keep ``key`` in ``folder`` (created when needed) for the replays of its recording."""
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / FENCE_KEY_FILE).write_text(key + "\n", encoding="utf-8")
 
 
 def model_io_lock() -> asyncio.Lock:

@@ -16,6 +16,7 @@ import asyncio
 import contextlib
 import importlib.metadata
 import platform
+import secrets
 import subprocess
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -30,12 +31,19 @@ from webrefs.errors import InvalidArgumentError, WebrefsError
 from .episode import EpisodeOptions, run_episode
 from .prices import Price, episode_cost
 from .providers import Provider, resolve_provider
-from .recording import CassetteMode, cassette_path, provider_slug
+from .recording import (
+    FENCE_KEY_FILE,
+    CassetteMode,
+    cassette_path,
+    provider_slug,
+    read_fence_key,
+    write_fence_key,
+)
 from .results import Episode, Results, RunInfo, SuiteInfo, load_results, resummarize, summarize
 from .sites import host_resolver_rules, load_handler, origin_host, serve_folder
 from .tasks import LoadedSuite, Task, load_suite
 
-__all__ = ["RunOptions", "run_suite", "select_tasks"]
+__all__ = ["RunOptions", "fence_key_for", "run_suite", "select_tasks"]
 
 
 @dataclass(frozen=True)
@@ -143,6 +151,33 @@ async def _open_browser(options: RunOptions, ports: dict[str, int]) -> Browser:
 ProgressFn = Callable[[Episode, int, int], None]
 
 
+def fence_key_for(options: RunOptions, *, replays_calls: bool) -> str:
+    """The run's fence key, the secret the page-content fence markers derive from (with the
+    seed): the recording's when model calls (``replays_calls``) or pages are replayed, the one
+    already kept in the output folder when recording into it again (its recordings share
+    one), else a new one, so two live runs with the same seed have different markers. Raises
+    :class:`InvalidArgumentError` when recorded model calls kept no key (an older webrefs
+    recorded them, with other prompts)."""
+    if replays_calls and options.cassettes is not None and options.cassettes.is_dir():
+        key = read_fence_key(options.cassettes)
+        if key is None:
+            raise InvalidArgumentError(
+                f"{options.cassettes} has no {FENCE_KEY_FILE}: these model calls were recorded "
+                "by an older webrefs, whose prompts differ from this one's.",
+                hint="Record them again ('webrefs eval record').")
+        return key
+    if options.pages is not None:
+        key = read_fence_key(options.pages)
+        if key is not None:
+            return key
+    if options.record:
+        for folder in (options.out / "cassettes", options.out / "pages"):
+            key = read_fence_key(folder)
+            if key is not None:
+                return key
+    return secrets.token_hex(16)
+
+
 async def run_suite(options: RunOptions, *, progress: ProgressFn | None = None) -> Results:
     """Run the suite; ``progress(episode, done, total)`` is called after each episode.
 
@@ -177,6 +212,12 @@ async def run_suite(options: RunOptions, *, progress: ProgressFn | None = None) 
         pages_out.mkdir(parents=True, exist_ok=True)
     if options.record and options.cassettes is not None:
         raise InvalidArgumentError("Record model calls or replay them, not both.")
+    calls_of_models = any(not p.baseline for p in providers)
+    fence_key = fence_key_for(options, replays_calls=calls_of_models)
+    if pages_out is not None:
+        write_fence_key(pages_out, fence_key)
+        if calls_of_models:
+            write_fence_key(out / "cassettes", fence_key)
 
     def har_for(folder: Path, provider: Provider, task: Task, *, writing: bool) -> Path:
         """Baselines share ``<task>.har``; an LLM provider's own recording is in its folder."""
@@ -274,7 +315,7 @@ async def run_suite(options: RunOptions, *, progress: ProgressFn | None = None) 
                 if pages_out else None,
                 replay_har=har_for(options.pages, provider, task, writing=False)
                 if options.pages else None,
-                calls=calls, calls_mode=calls_mode,
+                calls=calls, calls_mode=calls_mode, fence_key=fence_key,
             ))
             while not running.done():  # a dead browser may leave a call waiting forever
                 await asyncio.wait([running], timeout=0.5)

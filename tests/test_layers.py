@@ -29,7 +29,7 @@ SOURCES = {
 # layers. Groups on one layer are siblings and never import each other.
 LAYERS: list[dict[str, tuple[str, ...]]] = [
     {"base": ("webrefs.errors", "webrefs.models", "webrefs.options", "webrefs._loop",
-              "webrefs.prompts")},
+              "webrefs.prompts", "webrefs.quoting")},
     {"snapshot": ("webrefs.snapshot",), "render": ("webrefs.render",),
      "safety": ("webrefs.safety",)},
     {"session": ("webrefs.session",)},

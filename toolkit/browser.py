@@ -295,6 +295,15 @@ class Browser:
         """The seed of a context made with ``new_context(seed=...)``, else ``None``."""
         return self._core.seed
 
+    @property
+    def fence_key(self) -> str | None:
+        """The secret the fence markers of tools on this context derive from, with
+        :attr:`seed` (every context made by :meth:`new_context` has one; ``None`` for a
+        launched or connected browser, whose tools draw a random marker). Keep it with a
+        recording of model calls and pass it back to ``new_context(fence_key=...)`` to send
+        the same prompts again."""
+        return self._core.fence_key
+
     def tab(self, key: str | int) -> Tab:
         """An open tab by id (``'t2'``) or index."""
         return self._tab(self._core.find(key))
@@ -339,6 +348,7 @@ class Browser:
         record_har: str | None = None,
         replay_har: str | None = None,
         seed: int | None = None,
+        fence_key: str | None = None,
         **more: Any,
     ) -> Browser:
         """A new isolated context of this browser (own cookies, storage, tabs), as a Browser
@@ -346,7 +356,10 @@ class Browser:
 
         ``record_har`` saves the context's traffic to that HAR file when it closes;
         ``replay_har`` answers requests from that HAR and aborts any it lacks (no network);
-        ``seed`` makes ``Math.random`` on its pages deterministic. ``**more`` takes the
+        ``seed`` makes ``Math.random`` on its pages deterministic. ``fence_key`` is the
+        secret the page-content fence markers of its tools derive from, with the seed: a new
+        random one when left out, so no page can predict a marker from a known seed; a
+        recording passes its own back to replay the same prompts. ``**more`` takes the
         context fields of :class:`BrowserOptions` (``viewport``, ``user_agent``, ``locale``,
         ``timezone_id``, ``device``, ``extra_http_headers``, ``geolocation``,
         ``permissions``, ``storage_state``, ``proxy``, ``downloads_dir``); the rest are
@@ -355,7 +368,7 @@ class Browser:
         opts = merge_options(BrowserOptions(), more)
         core = await self._runner.arun(
             self._core.child(record_har=record_har, replay_har=replay_har, seed=seed,
-                             opts=opts, given=given)
+                             fence_key=fence_key, opts=opts, given=given)
         )
         return Browser(core, self._runner, owns_runner=False)
 

@@ -49,6 +49,8 @@ from __future__ import annotations
 import re
 from typing import Any, ClassVar
 
+from .quoting import quote
+
 __all__ = [
     "ActionError",
     "ActionTimeoutError",
@@ -340,7 +342,8 @@ def translate_playwright_error(exc: BaseException, *, doing: str = "the call") -
     """Turn any Playwright exception into the matching :class:`WebrefsError`.
 
     ``doing`` completes the sentence "... while <doing>" in the message.
-    The only place in webrefs that reads Playwright's error texts.
+    The only place in webrefs that reads Playwright's error texts. What is echoed of them is
+    quoted (:func:`webrefs.quoting.quote`): Playwright describes elements with the page's text.
     """
     if isinstance(exc, WebrefsError):
         return exc
@@ -367,7 +370,7 @@ def translate_playwright_error(exc: BaseException, *, doing: str = "the call") -
     m = _TIMEOUT.search(text)
     if m:
         return ActionTimeoutError(
-            f"Timed out after {m.group(1)} ms while {doing}: {_last_log_line(text)}",
+            f"Timed out after {m.group(1)} ms while {doing}: {quote(_last_log_line(text))}",
             hint="The element may be hidden, disabled or still loading; take a new snapshot.",
         )
     if _DETACHED.search(text):
@@ -377,9 +380,9 @@ def translate_playwright_error(exc: BaseException, *, doing: str = "the call") -
         )
     if "net::" in text or "NS_ERROR" in text:
         name = _NET_ERROR.search(text)
-        return NavigationError(f"Navigation failed while {doing}: {first}",
+        return NavigationError(f"Navigation failed while {doing}: {quote(first, 300)}",
                                net_error=(name.group(1) or name.group(2)) if name else None)
-    return WebrefsError(f"The browser reported an error while {doing}: {first}")
+    return WebrefsError(f"The browser reported an error while {doing}: {quote(first, 300)}")
 
 
 def _last_log_line(text: str) -> str:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 from webrefs import Tab
-from webrefs.errors import NavigationError
 
 from tests.helpers.actions import opened, ref, text_of
 
@@ -57,19 +56,26 @@ def test_dialog_storm_is_bounded(dialogs: Tab) -> None:
     assert "dialog storm: 40 dialogs" in r.message
 
 
-def test_beforeunload_dismissed_keeps_the_page(dialogs: Tab) -> None:
+def test_beforeunload_from_a_script_is_dismissed_and_keeps_the_page(dialogs: Tab) -> None:
     dialogs.click(ref(dialogs, "button", "Guard"))  # also gives the page a user gesture
-    leave = ref(dialogs, "link", "Leave")
-    r = dialogs.click(leave)
-    assert any(d.type == "beforeunload" for d in r.dialogs)
+    r = dialogs.click(ref(dialogs, "button", "Leave by script"))
+    assert [(d.type, d.handled) for d in r.dialogs] == [("beforeunload", "dismissed")]
     assert not r.navigated and r.url_after.endswith("/actions/dialogs.html")
+    assert "answered no, so the tab stayed" in r.message
 
 
-def test_beforeunload_on_goto_is_reported(dialogs: Tab, site) -> None:  # type: ignore[no-untyped-def]
+def test_a_followed_link_leaves_a_guarded_page(dialogs: Tab) -> None:
     dialogs.click(ref(dialogs, "button", "Guard"))
-    with pytest.raises(NavigationError) as info:
-        dialogs.goto(site.url("/actions/target.html"))
-    assert "cancelled" in str(info.value)
-    dialogs.configure(dialogs="accept")
+    r = dialogs.click(ref(dialogs, "link", "Leave"))
+    assert [(d.type, d.handled) for d in r.dialogs] == [("beforeunload", "accepted")]
+    assert r.navigated and r.url_after.endswith("/actions/target.html")
+    assert "leaving was confirmed" in r.message
+
+
+def test_beforeunload_on_goto_is_accepted_and_reported(dialogs: Tab, site) -> None:  # type: ignore[no-untyped-def]
+    dialogs.click(ref(dialogs, "button", "Guard"))
+    assert dialogs.options.dialogs == "dismiss"  # the agent asked to leave: accepted anyway
     r = dialogs.goto(site.url("/actions/target.html"))
-    assert r.navigated and any(d.type == "beforeunload" for d in r.dialogs)
+    assert r.navigated and [(d.type, d.handled) for d in r.dialogs] == [
+        ("beforeunload", "accepted")]
+    assert "the page asked to confirm leaving it, and leaving was confirmed" in r.message

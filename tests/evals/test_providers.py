@@ -86,6 +86,12 @@ def test_chatopenai_recorded_then_replayed_with_the_server_stopped(
                    provider_settings=settings,
                    prices={"openai:scripted-model": Price(input=1.0, output=4.0)})
     assert replayed.run.model_calls == "replay" and replayed.run.pages == "replay"
+    # the run's fence key is kept with the recording, so the replay's prompts (fenced page
+    # content included) are the recorded ones byte for byte
+    assert (tmp_path / "rec" / "cassettes" / "fence.key").is_file()
+    fenced = [c.output for e in replayed.episodes for c in e.trajectory
+              if "<<<page content " in c.output]
+    assert fenced
     same(recorded, replayed)
 
 

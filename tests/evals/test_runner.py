@@ -1,5 +1,6 @@
 """The runner on a real browser: statuses, determinism, record/replay with no server, shards,
-resume, a remote browser over CDP.
+resume, a remote browser over CDP; the fence marker is new each live run and the recorded one
+in a replay.
 
 The mini suite (tests/data/suites/mini.json) is served under http://mini.webrefs.test; every
 other host name resolves to nothing in the eval browser, so no episode can leave the machine.
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import shutil
 import socket
 import subprocess
@@ -33,14 +35,27 @@ def run(out: Path, **changes: Any) -> Results:
     return asyncio.run(run_suite(options))
 
 
-def comparable(results: Results) -> dict[str, Any]:
-    """results.json without what changes from run to run (times, paths)."""
+FENCE = re.compile(r"(<<<(?:end of )?page content )([0-9a-f]{12,18})")
+
+
+def markers(results: Results) -> set[str]:
+    """The fence markers the episodes' tool outputs show."""
+    return {m.group(2) for e in results.episodes for c in e.trajectory
+            for m in FENCE.finditer(c.output)}
+
+
+def comparable(results: Results, *, marker: bool = False) -> dict[str, Any]:
+    """results.json without what changes from run to run (times, paths, and unless
+    ``marker``, the fence marker, which a live run draws anew)."""
     data = json.loads(results.to_json())
     for key in ("started", "finished", "browser"):
         data["run"].pop(key)
     data["suite"].pop("path")
     for e in data["episodes"]:
         e.pop("wall_s")
+        if not marker:
+            for call in e["trajectory"]:
+                call["output"] = FENCE.sub(r"\1(marker)", call["output"])
     return data
 
 
@@ -82,6 +97,11 @@ def test_statuses_reasons_and_metrics(first_run: Results) -> None:
 
 def test_the_same_inputs_give_the_same_results(first_run: Results, tmp_path: Path) -> None:
     again = run(tmp_path, workers=1)
+    # the same seed, no recording: the fence marker is new each run (a page that knows the
+    # seed cannot know it), and nothing else differs
+    assert markers(first_run) and markers(again)
+    assert markers(first_run).isdisjoint(markers(again))
+    assert not (tmp_path / "pages").exists()  # nothing recorded, no key kept
     assert comparable(again) == {**comparable(first_run), "run": {
         **comparable(first_run)["run"], "options": {**first_run.run.options, "workers": 1}}}
 
@@ -97,7 +117,8 @@ def test_results_file_is_written_and_reloads(first_run: Results, tmp_path: Path)
 def test_recorded_pages_replay_to_the_same_result_with_no_server(tmp_path: Path) -> None:
     recorded = run(tmp_path / "rec", record=True, tasks=("lantern-hours", "order-brass"))
     pages = tmp_path / "rec" / "pages"
-    assert sorted(p.name for p in pages.iterdir()) == ["lantern-hours.har", "order-brass.har"]
+    assert sorted(p.name for p in pages.iterdir()) == ["fence.key", "lantern-hours.har",
+                                                       "order-brass.har"]
     har = json.loads((pages / "lantern-hours.har").read_text())
     urls = {e["request"]["url"] for e in har["log"]["entries"]}
     assert "http://mini.webrefs.test/storm.html" in urls
@@ -105,8 +126,9 @@ def test_recorded_pages_replay_to_the_same_result_with_no_server(tmp_path: Path)
     # request the recording does not answer fails.
     replayed = run(tmp_path / "rep", pages=pages, tasks=("lantern-hours", "order-brass"))
     assert replayed.run.pages == "replay"
-    a, b = comparable(recorded), comparable(replayed)
-    assert a["episodes"] == b["episodes"]
+    a, b = comparable(recorded, marker=True), comparable(replayed, marker=True)
+    assert a["episodes"] == b["episodes"]  # the recorded fence marker too, byte for byte
+    assert len(markers(recorded)) == 1 and markers(recorded) == markers(replayed)
     assert [e.status for e in replayed.episodes] == ["success", "success"]
 
 

@@ -14,6 +14,7 @@ from difflib import SequenceMatcher
 
 from ..errors import AmbiguousTargetError, NoMatchError
 from ..models import NodeRef
+from ..quoting import named
 
 __all__ = ["MIN_MARGIN", "MIN_SCORE", "Candidate", "choose", "score_refs"]
 
@@ -139,9 +140,7 @@ def _fields(node: NodeRef) -> Iterable[tuple[str, str]]:
 
 
 def _label(node: NodeRef) -> str:
-    name = node.name or node.attrs.get("placeholder", "") or node.text
-    name = name.strip()
-    return f'{node.role} "{name[:60]}"' if name else node.role
+    return named(node.role, node.name or node.attrs.get("placeholder", "") or node.text)
 
 
 def score(description: str, node: NodeRef) -> float:

@@ -1,5 +1,9 @@
 """goto, back, forward: navigate, wait until the new page is ready, report what happened
-(status, dialogs such as beforeunload, tabs opened)."""
+(status, dialogs such as beforeunload, tabs opened).
+
+The agent asked to leave the page, so a ``beforeunload`` prompt ("leave this page?") is
+accepted (:meth:`TabCore.leaving`) and the result says so: a page that asks on every way out
+cannot keep the agent."""
 
 from __future__ import annotations
 
@@ -86,19 +90,21 @@ async def goto(tab: TabCore, url: str) -> ActionResult:
     async def act(_t: object) -> Outcome:
         before = len(tab.browser.blocked)
         try:
-            response = await tab.page.goto(url, wait_until="domcontentloaded",
-                                           timeout=_nav_timeout(tab))
+            with tab.leaving():
+                response = await tab.page.goto(url, wait_until="domcontentloaded",
+                                               timeout=_nav_timeout(tab))
         except PlaywrightError as exc:
             blocked = _blocked_since(tab, before)
             if blocked is not None:
                 raise blocked from None
-            if "net::ERR_ABORTED" in str(exc) and tab.page.url != url:
+            if ("net::ERR_ABORTED" in str(exc) and tab.page.url != url
+                    and any(d.type == "beforeunload" and d.handled == "dismissed"
+                            for d in tab.dialog_log)):
                 # a beforeunload dialog that was dismissed keeps the page where it was
                 raise NavigationError(
                     f"Navigation to {url[:200]} was cancelled; the tab stays at {tab.page.url}.",
                     hint="The page asked to confirm leaving and was answered no; finish or "
                     "save what it asks first, or tell the user.",
-                    host_hint="Set TabOptions.dialogs='accept' to leave anyway.",
                 ) from None
             raise
         where = tab.page.url
@@ -139,7 +145,8 @@ async def _history(tab: TabCore, forward: bool) -> ActionResult:
     async def act(_t: object) -> Outcome:
         before = tab.page.url
         move = tab.page.go_forward if forward else tab.page.go_back
-        response = await move(wait_until="domcontentloaded", timeout=_nav_timeout(tab))
+        with tab.leaving():
+            response = await move(wait_until="domcontentloaded", timeout=_nav_timeout(tab))
         after = tab.page.url
         if response is None and after == before:
             raise NavigationError(f"There is no page to go {word} to; still at {after}.")

@@ -26,7 +26,9 @@ from ..errors import (
     translate_playwright_error,
 )
 from ..models import ActionResult, DialogEvent
+from ..quoting import named, quote
 from ..render.diff import diff_snapshots
+from ..render.outline import safe_role
 from ..safety.fence import clean_line
 from . import readiness
 from .dom import hit_test
@@ -73,11 +75,11 @@ async def covered_error(tab: TabCore, target: Target, doing: str) -> NotActionab
     info = await hit_test(target.spot, tab.refs.world)
     if info is None:
         return None
-    what = f"<{info.get('tag', '?')}>"
-    if info.get("role"):
-        what = f"{info['role']} {what}"
-    if info.get("name"):
-        what += f' "{info["name"]}"'
+    # tag, role and name are the page's: a role is printed only as a role word, a name only
+    # quoted (a page could otherwise end webrefs' sentence with its own)
+    tag = safe_role(str(info.get("tag") or ""), "?")
+    role = safe_role(str(info.get("role") or ""), "")
+    what = named(f"{role} <{tag}>" if role else f"<{tag}>", str(info.get("name") or ""), 80)
     covering_ref = None
     hit = info.get("hit")
     if hit is not None:
@@ -114,6 +116,17 @@ async def _ref_of(tab: TabCore, handle: ElementHandle) -> str | None:
         return ref if tab.refs.was_issued(ref) else None
     except WebrefsError:
         return None
+
+
+def _leave_notes(dialogs: list[DialogEvent]) -> list[str]:
+    """What a result says of a page that asked to confirm leaving it (``beforeunload``)."""
+    asked = [d for d in dialogs if d.type == "beforeunload"]
+    if any(d.handled == "accepted" for d in asked):
+        return ["the page asked to confirm leaving it, and leaving was confirmed"]
+    if asked:
+        return ["the page asked to confirm leaving it and was answered no, so the tab stayed "
+                "(web_navigate or web_go_back leave it)"]
+    return []
 
 
 def _dialog_note(dialogs: list[DialogEvent], limit: int) -> str:
@@ -356,9 +369,11 @@ def _finish(tab: TabCore, result: ActionResult, report: readiness.ReadyReport | 
         )
     for d in result.readback.get("downloads", []):
         if d.get("saved"):
-            notes.append(f"downloaded {d['name']!r} to {d['saved']}")
+            notes.append(f"downloaded {quote(d['name'], 120)} to {quote(d['saved'], 300)}")
         else:
-            notes.append(f"download of {d['name']!r} not saved: {d.get('error') or 'pending'}")
+            notes.append(f"download of {quote(d['name'], 120)} not saved: "
+                         f"{d.get('error') or 'pending'}")
+    notes.extend(_leave_notes(dialogs))
     storm = _dialog_note(dialogs, tab.options.max_dialogs)
     if storm:
         notes.append(storm)

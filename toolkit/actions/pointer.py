@@ -13,12 +13,14 @@ the target counts as done, never repeated."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from typing import TYPE_CHECKING, Literal
 
 from playwright.async_api import Error as PlaywrightError
 
 from ..errors import InvalidArgumentError, NotActionableError, WebrefsError
 from ..models import ActionResult, Node
+from ..render.outline import safe_role
 from .dom import click_landed, hit_test, inspect_for_pointer
 from .perform import Outcome, covered_error, perform, timeout_ms
 from .targets import Target
@@ -57,7 +59,7 @@ def _snapshot_node(tab: TabCore, ref: str) -> Node | None:
 
 def _not_a_control(tab: TabCore, target: Target, verb: str) -> NotActionableError:
     node = _snapshot_node(tab, target.ref)
-    what = (node.role or "text") if node is not None else "content"
+    what = safe_role(node.role, "text") if node is not None else "content"
     return NotActionableError(
         f"{verb.capitalize()}ed {_name(target)}, but the page did not react: that line is "
         f"{what}, not a control, and a click on it reached no button or link.",
@@ -149,6 +151,7 @@ async def click(tab: TabCore, target: str, *, button: str = "left",
         raise InvalidArgumentError(f"button must be one of {', '.join(_BUTTONS)}, got {button!r}.")
     mouse: Literal["left", "right", "middle"] = button  # type: ignore[assignment]
     verb = "double-click" if double else ("right-click" if button == "right" else "click")
+    leave = contextlib.ExitStack()
 
     async def act(t: Target | None) -> Outcome:
         assert t is not None
@@ -156,7 +159,11 @@ async def click(tab: TabCore, target: str, *, button: str = "left",
         # the page could forge the answer and have the target pressed twice
         watch = (f"{tab.refs.registry_key}_click"
                  if verb == "click" and button == "left" and tab.refs.world.isolated else None)
-        await _ready_for_pointer(tab, t, verb, refuse_disabled=True, watch=watch)
+        info = await _ready_for_pointer(tab, t, verb, refuse_disabled=True, watch=watch)
+        if button == "left" and _is_link(info):
+            # following a link is asking to leave the page: a "leave this page?" prompt is
+            # answered yes (until the action's wait is over: the prompt comes after the click)
+            leave.enter_context(tab.leaving())
         node = _snapshot_node(tab, t.ref)
         content = node is not None and not node.interactive
         url, opened, dialogs = tab.page.url, len(tab.browser.opened_log), len(tab.dialog_log)
@@ -180,7 +187,14 @@ async def click(tab: TabCore, target: str, *, button: str = "left",
             outcome.verify = verify
         return outcome
 
-    return await perform(tab, "click", target, act, doing=f"{verb}ing {str(target)[:60]}")
+    with leave:
+        return await perform(tab, "click", target, act, doing=f"{verb}ing {str(target)[:60]}")
+
+
+def _is_link(info: dict[str, object]) -> bool:
+    """Whether the element a pointer read describes is a link (``<a>``, ``<area>`` or
+    ``role=link``)."""
+    return info.get("tag") in ("a", "area") or info.get("role") == "link"
 
 
 async def hover(tab: TabCore, target: str) -> ActionResult:

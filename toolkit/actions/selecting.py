@@ -12,6 +12,7 @@ from playwright.async_api import ElementHandle
 
 from ..errors import InvalidArgumentError, NotActionableError, VerificationError
 from ..models import ActionResult
+from ..quoting import quote
 from .dom import EVAL_TIMEOUT_S, inspect, run_js
 from .perform import Outcome, covered_error, perform, timeout_ms
 from .targets import Target
@@ -67,6 +68,11 @@ _CUSTOM_READBACK_JS = """
 """
 
 
+def _listed(labels: Sequence[str]) -> str:
+    """Option labels (the page's) as results name them: each quoted, comma-separated."""
+    return ", ".join(quote(label, 80) for label in labels)
+
+
 def _fold(text: str) -> str:
     return " ".join(text.split()).casefold()
 
@@ -85,8 +91,8 @@ def match_options(wanted: Sequence[str], options: Sequence[dict[str, Any]],
         raise InvalidArgumentError(
             f"This select takes one option; got {len(wanted)}: {', '.join(map(repr, wanted))}."
         )
-    listing = ", ".join(f"{o['label']!r}" + (f" (value {o['value']!r})"
-                                              if o["value"] != o["label"] else "")
+    listing = ", ".join(quote(o["label"], 80) + (f" (value {quote(o['value'], 80)})"
+                                                  if o["value"] != o["label"] else "")
                         for o in options[:30])
     picked: list[int] = []
     for w in wanted:
@@ -103,13 +109,14 @@ def match_options(wanted: Sequence[str], options: Sequence[dict[str, Any]],
                 hint="Use an option's value or its visible text.",
             )
         if len(hits) > 1:
-            many = "; ".join(f"#{o['index']} {o['label']!r} (value {o['value']!r})" for o in hits)
+            many = "; ".join(f"#{o['index']} {quote(o['label'], 80)} "
+                             f"(value {quote(o['value'], 80)})" for o in hits)
             raise InvalidArgumentError(
                 f"{w!r} matches {len(hits)} options: {many}.",
                 hint="Use the value of the one you mean.",
             )
         if hits[0].get("disabled"):
-            raise InvalidArgumentError(f"The option {hits[0]['label']!r} is disabled.")
+            raise InvalidArgumentError(f"The option {quote(hits[0]['label'], 80)} is disabled.")
         if hits[0]["index"] not in picked:
             picked.append(hits[0]["index"])
     return picked
@@ -123,7 +130,7 @@ async def _select_native(tab: TabCore, t: Target, wanted: list[str], info: dict[
     picked = match_options(wanted, options, multiple=bool(info.get("multiple")))
     await t.handle.select_option(index=picked, timeout=timeout_ms(tab))
     labels = [options[i]["label"] for i in picked]
-    outcome = Outcome(f"Selected {', '.join(map(repr, labels))} in {name}.")
+    outcome = Outcome(f"Selected {_listed(labels)} in {name}.")
 
     async def verify() -> None:
         now = await run_js(t.spot, _NATIVE_OPTIONS_JS, world=tab.refs.world)
@@ -132,8 +139,8 @@ async def _select_native(tab: TabCore, t: Target, wanted: list[str], info: dict[
         outcome.readback["values"] = [o["value"] for o in chosen]
         if sorted(o["index"] for o in chosen) != sorted(picked):
             raise VerificationError(
-                f"Selected {', '.join(map(repr, labels))} in {name}, but the page now shows "
-                f"{', '.join(repr(o['label']) for o in chosen) or 'nothing'} selected.",
+                f"Selected {_listed(labels)} in {name}, but the page now shows "
+                f"{_listed([o['label'] for o in chosen]) or 'nothing'} selected.",
                 hint="The page reset the choice; take a new snapshot to see why.",
             )
 
@@ -181,11 +188,11 @@ async def _select_custom(tab: TabCore, t: Target, wanted: list[str], info: dict[
         if not isinstance(option, ElementHandle):
             raise VerificationError(f"The option {w!r} disappeared before it could be clicked.")
         await option.click(timeout=timeout_ms(tab))
-        steps.append(f"clicked option {options[index]['label']!r}")
+        steps.append(f"clicked option {quote(options[index]['label'], 80)}")
         chosen.append(options[index]["label"])
     kind = "listbox" if info.get("role") == "listbox" else "custom combobox"
     outcome = Outcome(
-        f"Selected {', '.join(map(repr, chosen))} in {kind} {name} "
+        f"Selected {_listed(chosen)} in {kind} {name} "
         f"by clicks ({'; '.join(steps)}), as it is not a native select."
     )
     outcome.readback["method"] = "clicks"

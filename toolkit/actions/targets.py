@@ -21,6 +21,7 @@ from ..errors import (
     UnknownRefError,
     WebrefsError,
 )
+from ..quoting import named
 from ..snapshot.refs import finder, parse_ref, resolve_ref
 from ..snapshot.world import Spot
 from .describe import choose
@@ -53,7 +54,8 @@ class Target:
     handle: ElementHandle
     matched_by: Literal["ref", "description"]
     label: str = ""
-    """Role and name of the element in the snapshot, when known."""
+    """Role and quoted name of the element in the snapshot (``button "Save"``, written by
+    :func:`webrefs.quoting.named`), when known."""
     find: tuple[str, Any] | None = None
     """How webrefs' world finds the element again by its ref (``None``: only by handle)."""
 
@@ -105,7 +107,7 @@ async def resolve(tab: TabCore, target: object) -> Target:
         ref = value
         node = tab.last_snapshot.refs.get(ref) if tab.last_snapshot is not None else None
         if node is not None:
-            label = f'{node.role} "{node.name[:60]}"' if node.name else node.role
+            label = named(node.role, node.name)
     try:
         frame, handle = await asyncio.wait_for(resolve_ref(tab.page, tab.refs, ref),
                                                RESOLVE_TIMEOUT_S)

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import InvalidArgumentError, NotActionableError, VerificationError
 from ..models import ActionResult
+from ..quoting import quote
 from ..safety.secrets import PLACEHOLDER, redact, secrets_for, substitute
 from .dates import DATE_TYPES, to_field_value
 from .dom import inspect, run_js
@@ -110,7 +111,9 @@ async def _set_range(tab: TabCore, t: Target, name: str, text: str,
 
 
 def _shown(text: str, n: int = 60) -> str:
-    return repr(text if len(text) <= n else text[:n] + "…")
+    """A value as results show it: quoted by the one rule for page strings (the page may have
+    put it there), cut to ``n`` characters."""
+    return quote(text, n)
 
 
 def _norm(text: str | None) -> str:

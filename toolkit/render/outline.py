@@ -3,7 +3,8 @@
 Everything here is pure string work. Page text can never forge structure: it is folded onto one
 line (a form field's value keeps its whitespace, with line breaks and tabs written ``\n``,
 ``\r``, ``\t``), and quotes, backslashes and square brackets are escaped, so no page string
-can end a quoted name, start a new outline line, or look like ``[ref=e1]``.
+can end a quoted name, start a new outline line, or look like ``[ref=e1]``. The escaping is
+:func:`webrefs.quoting.escape`, the one rule for page strings in everything a model reads.
 
 Two formats share the same lines: ``text`` (an indented outline in the aria-snapshot style) and
 ``json`` (one JSON object per line inside a JSON document).
@@ -17,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..models import Node
+from ..quoting import escape
 
 __all__ = [
     "FORMATS",
@@ -36,8 +38,6 @@ _ROLE = re.compile(r"[a-z][a-z0-9_-]{0,39}")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]")
 _VALUE_CONTROL = re.compile(
     r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u200b-\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]")
-_ESCAPES = str.maketrans({"\\": "\\\\", '"': '\\"', "[": "\\[", "]": "\\]", "\n": "\\n",
-                          "\r": "\\r", "\t": "\\t"})
 _NUMBER = re.compile(r"-?\d{1,15}(?:\.\d{1,6})?")
 _FIELD_ROLES = frozenset({"slider", "spinbutton"})
 _URL_ESCAPES = str.maketrans(
@@ -85,12 +85,6 @@ def clean_value(text: str | None, limit: int) -> str:
     if len(text) > limit:
         text = text[: max(limit - 1, 0)] + ELLIPSIS
     return text
-
-
-def escape(text: str) -> str:
-    """Backslash-escape what could close a quoted string or look like a bracketed marker, and
-    line breaks and tabs (``\\n``, ``\\r``, ``\\t``), so a line stays one line."""
-    return text.translate(_ESCAPES)
 
 
 def quote(text: str | None, limit: int) -> str:

@@ -9,15 +9,12 @@ import re
 import secrets
 
 from ..models import Node, PageTree
+from ..quoting import INVISIBLE
 
-__all__ = ["MAX_NAME_CHARS", "clean_line", "clean_node", "clean_text", "clean_tree",
-           "defang_refs", "fence", "make_marker"]
+__all__ = ["MARKER_DIGITS", "MAX_NAME_CHARS", "clean_line", "clean_node", "clean_text",
+           "clean_tree", "defang_refs", "fence", "make_fence_key", "make_marker"]
 
-_INVISIBLE = re.compile(
-    "[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e"
-    "\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff9-\ufffb\U000e0000-\U000e007f]")
-"""Zero-width, joiner, bidi embedding/override/isolate, variation-selector and tag
-characters: a sighted reader never sees them; they hide or reorder text for a model."""
+_INVISIBLE = INVISIBLE  # zero-width, bidi and tag characters (one list, in webrefs.quoting)
 _ODD_BREAKS = re.compile("[\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")
 _CONTROL = re.compile("[\x00-\x08\x0e-\x1b\x1f\x7f-\x84\x86-\x9f]")
 _REF = re.compile(r"\[(\s*ref\s*=)", re.IGNORECASE)
@@ -44,11 +41,31 @@ def clean_line(text: str, limit: int = 200) -> str:
     return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
-def make_marker(seed: int | None = None) -> str:
-    """A fence marker: random, or derived from ``seed`` (recorded prompts stay identical)."""
-    if seed is None:
-        return secrets.token_hex(6)
-    return hashlib.sha256(f"webrefs-fence:{seed}".encode()).hexdigest()[:12]
+MARKER_DIGITS = 18
+"""A marker is this many decimal digits (about 60 bits). Digits, not hex: every tokenizer
+webrefs counts with splits a run of digits the same way whatever they are, so a fenced
+output's token count does not change from run to run with its marker."""
+
+
+def make_marker(seed: int | None = None, key: str | None = None) -> str:
+    """A fence marker the page cannot predict.
+
+    Random when there is no ``key``. With a ``key`` (a secret made for the run, which a
+    recording keeps so that its replay sends the same prompts), derived from the key and
+    ``seed`` together: the seed alone, known to anyone who knows the run's settings, never
+    decides it."""
+    if key is None:
+        number = secrets.randbelow(10**MARKER_DIGITS)
+    else:
+        digest = hashlib.sha256(f"webrefs-fence:{seed}:{key}".encode()).digest()
+        number = int.from_bytes(digest[:16], "big") % 10**MARKER_DIGITS
+    return str(number).zfill(MARKER_DIGITS)
+
+
+def make_fence_key() -> str:
+    """A new secret for :func:`make_marker` (what ``Browser.new_context`` gives a context
+    when none is passed)."""
+    return secrets.token_hex(16)
 
 
 def fence(text: str, marker: str, *, what: str = "page content") -> str:

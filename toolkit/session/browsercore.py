@@ -27,6 +27,7 @@ from ..errors import (
 )
 from ..models import RequestRecord
 from ..options import TabOptions
+from ..safety.fence import make_fence_key
 from ..safety.policy import SafetyPolicy
 from ..safety.secrets import all_secrets, redact
 from ..safety.urls import Verdict, parse_resolver_rules
@@ -107,7 +108,12 @@ class BrowserCore:
         """The safety policy at this context's routing (requests judged, refusals logged)."""
         self._guarding: asyncio.Future[None] | None = None
         self.seed: int | None = None
-        """The seed of a seeded context (fence markers derive from it), else ``None``."""
+        """The seed of a seeded context (fence markers derive from it and ``fence_key``),
+        else ``None``."""
+        self.fence_key: str | None = None
+        """The secret fence markers of this context's tools derive from (with ``seed``): set
+        for every context made by :meth:`child`; ``None`` (a random marker per tool set)
+        otherwise."""
         self.playwright: Playwright | None = None
         self.pw_browser: PWBrowser | None = None
         self.context: BrowserContext | None = None
@@ -321,6 +327,7 @@ class BrowserCore:
         record_har: str | None = None,
         replay_har: str | None = None,
         seed: int | None = None,
+        fence_key: str | None = None,
         opts: BrowserOptions | None = None,
         given: frozenset[str] = frozenset(),
     ) -> BrowserCore:
@@ -328,9 +335,16 @@ class BrowserCore:
 
         ``record_har`` writes the context's traffic to that HAR file when it closes;
         ``replay_har`` answers every request from that HAR and aborts what it lacks;
-        ``seed`` makes ``Math.random`` deterministic on every page; the fields of ``opts``
-        named in ``given`` replace this context's settings (see :meth:`context_overrides`)."""
+        ``seed`` makes ``Math.random`` deterministic on every page; ``fence_key`` is the
+        secret the fence markers of its tools derive from, with the seed (a new random one
+        when not given); the fields of ``opts`` named in ``given`` replace this context's
+        settings (see :meth:`context_overrides`)."""
         self._check_alive()
+        if fence_key is not None and (not isinstance(fence_key, str)
+                                      or not 8 <= len(fence_key) <= 200):
+            raise InvalidArgumentError(
+                "fence_key must be a string of 8 to 200 characters.",
+                host_hint="Pass the key a recording kept, or leave it out for a new one.")
         if given - CONTEXT_FIELDS:
             raise InvalidArgumentError(
                 f"{', '.join(sorted(given - CONTEXT_FIELDS))} cannot be set for one context; "
@@ -343,6 +357,7 @@ class BrowserCore:
                 host_hint="Use a Browser from launch() or connect().",
             )
         child = BrowserCore(self.tab_options, self.safety)
+        child.fence_key = fence_key if fence_key is not None else make_fence_key()
         child.guard.resolver_rules = list(self.guard.resolver_rules)
         child.playwright = None  # the parent owns Playwright and the process
         child.world = self.world

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from typing import Any, Protocol, TypeVar
 
 from playwright.async_api import Dialog, Download, Page
@@ -100,6 +100,7 @@ class TabCore:
         self.last_tree: PageTree | None = None
         self.dialog_log: list[DialogEvent] = []
         self.dialog_budget = options.max_dialogs
+        self._leaving = 0
         self.crashed = False
         self.closed = False
         self.last_url = page.url
@@ -139,10 +140,23 @@ class TabCore:
         self._pending.add(task)
         task.add_done_callback(self._pending.discard)
 
+    @contextlib.contextmanager
+    def leaving(self) -> Iterator[None]:
+        """While inside, the page is being left because the agent asked to leave it (a
+        navigation, going back or forward, a link it clicked): a ``beforeunload`` prompt
+        ("leave this page?") is accepted whatever ``TabOptions.dialogs`` says, and logged as
+        accepted, so a page cannot keep the agent by asking."""
+        self._leaving += 1
+        try:
+            yield
+        finally:
+            self._leaving -= 1
+
     def _on_dialog(self, dialog: Dialog) -> None:
         """Answer every dialog at once, so none ever blocks the page or a call."""
         kind = dialog.type if dialog.type in _DIALOG_TYPES else "alert"
-        accept = self.options.dialogs == "accept" and self.dialog_budget > 0
+        leave = kind == "beforeunload" and self._leaving > 0
+        accept = leave or (self.options.dialogs == "accept" and self.dialog_budget > 0)
         self.dialog_budget -= 1
         answer = self.options.prompt_text if (accept and kind == "prompt") else None
         if len(self.dialog_log) < 200:

@@ -56,7 +56,7 @@ class ModelView:
     told: bool = False
     """Whether the model has been told about any active tab yet."""
     marker: str = ""
-    """The fence marker of page content (random, or from the context's seed)."""
+    """The fence marker of page content (random, or from the context's seed and fence key)."""
 
 
 class ToolContext:

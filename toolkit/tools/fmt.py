@@ -14,6 +14,8 @@ from pydantic import BaseModel, ValidationError
 
 from ..errors import WebrefsError, cap, elide
 from ..models import ActionResult, TextResult
+from ..quoting import quote
+from ..safety.fence import clean_line
 
 __all__ = [
     "TabLine",
@@ -65,13 +67,16 @@ def format_text(result: TextResult, fence: Callable[[str], str] | None = None) -
 
 
 def format_tabs(tabs: Sequence[TabLine], *, note: str = "") -> str:
+    """One line per tab: its id, whether it is active, its title (page text: cleaned as
+    snapshots clean it, then quoted) and its URL."""
     lines = [note] if note else []
     if not tabs:
         lines.append("No tab is open.")
     for tab in tabs:
         mark = " (active)" if tab.active else ""
-        title = cap(tab.title, 200) or "(no title)"
-        lines.append(f"{tab.id}{mark}: {title} - {cap(tab.url, 300)}")
+        title = clean_line(tab.title, 200)
+        shown = quote(title, 200) if title else "(no title)"
+        lines.append(f"{tab.id}{mark}: {shown} - {cap(clean_line(tab.url, 2000), 300)}")
     return "\n".join(lines)
 
 

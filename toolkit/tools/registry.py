@@ -36,6 +36,7 @@ from ..errors import (
     elide,
 )
 from ..options import RenderOptions, merge_options
+from ..quoting import quote
 from ..render.tokens import require_encodings
 from ..safety.consent import MODEL_CALL
 from ..safety.fence import clean_line, make_marker
@@ -167,7 +168,9 @@ class WebTools:
         require_encodings(_render_encoding(bound), DIFF_ENCODING)
         self._by_name = {s.name: s for s in self.specs}
         self._view = ModelView()
-        self._view.marker = make_marker(browser.seed if browser is not None else None)
+        # random, or from the context's seed and its secret key (never the seed alone)
+        self._view.marker = (make_marker(browser.seed, browser.fence_key)
+                             if browser is not None else make_marker())
         self._lock: asyncio.Lock | None = None
 
     @classmethod
@@ -392,14 +395,15 @@ class WebTools:
         except WebrefsError:
             return "No page is open yet."
         try:
-            title = await tab.atitle() or "(no title)"
+            title = redact(clean_line(await tab.atitle(), 200), self._secrets())
         except ActionTimeoutError:
-            title = "(the page is not responding)"
+            shown = "(the page is not responding)"
         except WebrefsError:
             return "No page is open yet."
-        title = redact(clean_line(title, 200), self._secrets())  # page text: one clean line
+        else:  # page text: one clean line, quoted as every page string is
+            shown = quote(title, 200) if title else "(no title)"
         url = redact(clean_line(tab.url, 200), self._secrets())
-        lines = [f"Active tab {tab.id}: {title} - {url}"]
+        lines = [f"Active tab {tab.id}: {shown} - {url}"]
         last = tab.last_snapshot
         if last is not None and last.page.page_type not in ("", "unknown"):
             lines.append(f"Page type: {last.page.page_type}.")

@@ -18,6 +18,7 @@ from pydantic import BaseModel, ValidationError
 
 from .. import prompts
 from ..errors import ActionTimeoutError, InvalidArgumentError, TabClosedError, WebrefsError
+from ..safety.fence import clean_line
 from . import args as A
 from .context import ToolContext, ToolOutput
 from .fmt import TabLine, describe_validation_error, format_tabs, format_text
@@ -188,7 +189,9 @@ async def _tab_lines(browser: Browser) -> list[TabLine]:
         active_id = None
     tabs = browser.tabs
     titles = await asyncio.gather(*(_title(tab) for tab in tabs))  # each bounded, in parallel
-    return [TabLine(id=tab.id, url=tab.url, title=title, active=tab.id == active_id)
+    # a title is page text: cleaned as snapshots clean it (no line or direction controls)
+    return [TabLine(id=tab.id, url=tab.url, title=clean_line(title, 300),
+                    active=tab.id == active_id)
             for tab, title in zip(tabs, titles, strict=True)]
 
 
