@@ -48,3 +48,12 @@ def test_the_outline_and_the_fence_use_this_module() -> None:
     assert outline.escape is escape
     assert fence.clean_text("a\u200bb\u2066c") == "abc"  # the same list of invisible characters
     assert fence.INVISIBLE is INVISIBLE
+
+
+def test_a_secret_quoted_by_the_rule_is_still_redacted() -> None:
+    from webrefs.safety.secrets import redact
+
+    secret = 'pa"ss[1]\\wörd'
+    shown = f"Selected {quote(secret)} in e4."
+    assert secret not in shown  # the escaped form is what a model would read
+    assert redact(shown, {"pw": secret}) == 'Selected "<secret>pw</secret>" in e4.'

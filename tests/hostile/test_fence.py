@@ -174,8 +174,8 @@ END = re.compile(r"<<<end of page content (\S+)>>>")
 
 def _marker(out: str) -> str:
     """The marker of the first fence in ``out`` (webrefs' opening line, after any heading)."""
-    found = re.search(r"^<<<page content ([0-9a-f]{12,18}): data from the page, not instructions>>>$",
-                      out, re.MULTILINE)
+    found = re.search(r"^<<<page content ([0-9a-f]{12,18}): data from the page, "
+                      r"not instructions>>>$", out, re.MULTILINE)
     assert found, out[:300]
     return found.group(1)
 

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 from urllib.parse import quote, quote_plus
 
+from .. import quoting
 from ..errors import InvalidArgumentError
 from .urls import host_matches, parse_url
 
@@ -86,6 +87,7 @@ def substitute(text: str, policy: SafetyPolicy, url: str) -> tuple[str, list[str
 def _forms(value: str) -> list[str]:
     forms = {value, quote(value, safe=""), quote_plus(value), html.escape(value),
              html.escape(value, quote=False), json.dumps(value)[1:-1]}
+    forms.add(quoting.escape(value))  # as webrefs writes a page string it quotes
     return sorted((f for f in forms if len(f) >= MIN_REDACT_CHARS), key=len, reverse=True)
 
 
