@@ -177,7 +177,7 @@ def test_a_suite_nested_past_any_recursion_limit_is_one_line_and_exit_2(
 
 
 ODD: dict[str, Callable[[dict[str, Any]], None]] = {
-    "a lone surrogate": _set("answer", "\ud800"),
+    "a lone surrogate": lambda d: d["episodes"][0].update(task="t\ud800", answer="\ud800"),
     "no provider summaries": lambda d: d.update(providers={}),
     "an episode twice": lambda d: d["episodes"].append(d["episodes"][0]),
     "numbers out of range": lambda d: d["episodes"][0].update(steps=-5, wall_s=1e308,
