@@ -234,10 +234,10 @@ def _print_code(loaded: LoadedSuite, allow_code: bool) -> None:
     for field, spec in fields:
         by_spec.setdefault(spec, []).append(field)
     for spec, names in by_spec.items():
-        where = f"{names[0]}" if len(names) == 1 else (
-            f"reference policy of {len(names)} tasks" if all(
-                n.endswith("reference policy") for n in names) else ", ".join(names))
-        print(f"python code: {where}: {spec} ({scope.describe(scope.where(spec))})")
+        policies = all(n.endswith("reference policy") for n in names)
+        named = (f"reference policy of {len(names)} tasks" if policies and len(names) > 1
+                 else ", ".join(names))
+        print(f"python code: {named}: {spec} ({scope.describe(scope.where(spec))})")
     if not fields:
         print("python code: none (no site.handler, no reference policy)")
     scripts = page_scripts(loaded.suite)

@@ -24,16 +24,17 @@ __all__ = ["REDACTED", "redact_url", "redact_urls"]
 REDACTED = "REDACTED"
 
 _KEYLIKE = re.compile(
-    r"(?i)(key|token|secret|passw|pwd|auth|credential|signature|session|^sig$|^code$)")
+    r"(?i)(key|token|secret|passw|pwd|auth|credential|signature|session|^sig$)")
 """Parameter names whose values are credentials (``api-key``, ``key``, ``access_token``,
 ``X-Amz-Signature``, ``client_secret``, ``sig``, ...)."""
 _AUTHORITY = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*:)?//([^/?#]*)")
-_URL = re.compile(r"""[A-Za-z][A-Za-z0-9+.-]*://[^\s"'<>\\`]+""")
+_AFTER_SCHEME = re.compile(r"""://[^\s"'<>\\`]+""")
+"""What follows a URL's scheme in a text, up to a quote, backslash, bracket or white space."""
 
 
 def _params(text: str) -> str:
     """``a=1&api_key=s`` with each key-like value replaced."""
-    if "=" not in text:
+    if "=" not in text or not _KEYLIKE.search(unquote_plus(text)):
         return text
     pieces = []
     for piece in text.split("&"):
@@ -64,4 +65,9 @@ def redact_urls(text: str) -> str:
     """``text`` with :func:`redact_url` applied to every ``scheme://...`` URL in it."""
     if "://" not in text:
         return text
-    return _URL.sub(lambda m: redact_url(m.group(0)), text)
+
+    def one(found: re.Match[str]) -> str:
+        rest = found.group(0)  # "://host/..."; the scheme before it needs no change
+        return ":" + redact_url(rest[1:]) if "@" in rest or "=" in rest else rest
+
+    return _AFTER_SCHEME.sub(one, text)
