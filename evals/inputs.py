@@ -24,10 +24,11 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from importlib import resources
-from importlib.machinery import PathFinder
+from importlib.machinery import ModuleSpec
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from pydantic import ValidationError
 from webrefs.errors import InvalidArgumentError
@@ -165,13 +166,29 @@ def site_files(folder: Path) -> list[Path]:
     return files
 
 
+def _find_spec(fullname: str, locations: list[str] | None) -> ModuleSpec | None:
+    """What the import system's finders say of ``fullname`` (under a parent package found at
+    ``locations``), asked the way an import asks them, but nothing is imported."""
+    for finder in sys.meta_path:
+        find = getattr(finder, "find_spec", None)
+        if find is None:
+            continue
+        try:
+            spec = find(fullname, locations)
+        except (ImportError, ValueError, TypeError):
+            continue
+        if spec is not None:
+            return cast(ModuleSpec, spec)
+    return None
+
+
 def package_folder(name: str) -> Path:
     """The folder of the installed package ``name``, found without importing it (nor the
-    packages above it)."""
+    packages above it), by the finders an import would ask (editable installs included)."""
     parts = name.split(".")
     locations: list[str] | None = None
     for i in range(len(parts)):
-        spec = PathFinder.find_spec(".".join(parts[:i + 1]), locations)
+        spec = _find_spec(".".join(parts[:i + 1]), locations)
         if spec is None or not spec.submodule_search_locations:
             raise InvalidArgumentError(
                 f"The suite's site is the Python package {name!r}, which is not installed.",

@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 from webrefs.errors import InvalidArgumentError
+from webrefs.evals.cli import main
 from webrefs.evals.codescope import CodeScope
 from webrefs.evals.episode import har_urls
 from webrefs.evals.providers import policy_model
@@ -123,14 +124,15 @@ def _file_start_page(tmp: Path) -> Path:
     (_file_start_page, ["not a file: URL"]),
 ])
 def test_a_suite_reaching_out_of_its_folder_is_refused_before_anything_runs(
-        tmp_path: Path, make: Any, words: list[str]) -> None:
+        tmp_path: Path, make: Any, words: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     path = make(tmp_path)
     out = tmp_path / "out"
     proc = webrefs("eval", "run", "--suite", str(path), "--out", str(out), "--quiet")
     one_line_refusal(proc, *words)
     assert not out.exists()  # nothing served, nothing run, nothing written
-    proc = webrefs("eval", "validate", str(path))
-    one_line_refusal(proc, *words)
+    code = main(["validate", str(path)])  # the same through the entry point, in this process
+    captured = capsys.readouterr()
+    one_line_refusal(subprocess.CompletedProcess([], code, captured.out, captured.err), *words)
 
 
 def test_a_site_in_the_suite_folder_loads(tmp_path: Path) -> None:
