@@ -158,6 +158,18 @@ def test_the_command_line_refuses_malformed_results_files_in_one_line(tmp_path: 
         refused(command, kind, path, out, before, proc.returncode, proc.stdout, proc.stderr)
 
 
+def test_a_price_table_nested_past_any_recursion_limit_is_one_line_and_exit_2(
+        tmp_path: Path) -> None:
+    prices = tmp_path / "prices.toml"
+    prices.write_text("a = " + "[" * DEEP + "]" * DEEP + "\n")
+    proc = webrefs("eval", "run", "--suite", MINI, "--prices", str(prices), "--out",
+                   str(tmp_path / "out"))
+    assert proc.returncode == 2, proc.stderr[-2000:]
+    assert proc.stderr == (f"webrefs eval: Cannot read prices from {prices}: it nests arrays "
+                           "or tables too deeply.\n")
+    assert not (tmp_path / "out").exists()
+
+
 @pytest.mark.parametrize("command", ["run", "validate"])
 def test_a_suite_nested_past_any_recursion_limit_is_one_line_and_exit_2(
         tmp_path: Path, command: str) -> None:
