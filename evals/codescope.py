@@ -93,6 +93,10 @@ class CodeScope:
     suite: str = ""
     """The suite's name, for messages."""
 
+    @property
+    def _of(self) -> str:
+        return f"Suite {self.suite}: " if self.suite else ""
+
     def where(self, spec: str) -> Where:
         """Where ``spec``'s module is, judged without importing anything."""
         module, _ = _split(spec)
@@ -118,9 +122,8 @@ class CodeScope:
         """Where ``spec`` is; raises :class:`InvalidArgumentError` when it may not run."""
         where = self.where(spec)
         if where == "outside" and not self.allow_any:
-            suite = f"Suite {self.suite}: " if self.suite else ""
             raise InvalidArgumentError(
-                f"{suite}{field} {spec!r} names Python code outside webrefs and the suite's "
+                f"{self._of}{field} {spec!r} names Python code outside webrefs and the suite's "
                 "folder; it was not imported.",
                 hint="Only webrefs' modules and modules in the suite's folder are run; trust "
                      "this suite's code with --allow-code (RunOptions.allow_code in Python).")
@@ -140,12 +143,13 @@ class CodeScope:
         except InvalidArgumentError:
             raise
         except (ImportError, AttributeError) as exc:
-            raise InvalidArgumentError(f"{field} {spec!r} cannot be loaded: {exc}") from None
+            raise InvalidArgumentError(
+                f"{self._of}{field} {spec!r} cannot be loaded: {exc}") from None
         except Exception as exc:  # the module's own code failed while it was imported
             first = (str(exc).strip().splitlines() or [""])[0]
             raise InvalidArgumentError(
-                f"{field} {spec!r} failed while it was imported: {type(exc).__name__}: "
-                f"{first[:300]}") from None
+                f"{self._of}{field} {spec!r} failed while it was imported: "
+                f"{type(exc).__name__}: {first[:300]}") from None
 
     @staticmethod
     def _from_root(module_name: str, root: Path, field: str, spec: str) -> ModuleType:
