@@ -17,6 +17,7 @@ import argparse
 import asyncio
 import json
 import os
+import shutil
 import tempfile
 import threading
 import time
@@ -75,7 +76,8 @@ class Sampler:
 
 def copied_suite(folder: Path, copies: int) -> Path:
     raw = json.loads(MINI.read_text())
-    raw["site"]["folder"] = str((MINI.parent / raw["site"]["folder"]).resolve())
+    shutil.copytree(MINI.parent / raw["site"]["folder"], folder / "site")  # beside the suite
+    raw["site"]["folder"] = "site"
     raw["tasks"] = [{**t, "id": f"{t['id']}-{i}"} for i in range(copies) for t in raw["tasks"]]
     path = folder / "bench-suite.json"
     path.write_text(json.dumps(raw))

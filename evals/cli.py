@@ -2,17 +2,23 @@
 
     webrefs eval run [--suite demo] [--provider reference ...] [--out DIR] [--workers N]
                      [--shard i/N] [--pages DIR] [--resume] [--browser-endpoint URL]
-                     [--record | --replay DIR | --cassettes DIR]
+                     [--record | --replay DIR | --cassettes DIR] [--allow-code]
     webrefs eval record --suite S --out DIR       record each task's pages (HAR)
-    webrefs eval validate SUITE                   check a suite file, run every reference
+    webrefs eval validate SUITE [--allow-code]    check a suite file, say which of its
+                                                  fields name code, run every reference
     webrefs eval schema                           the JSON Schema of a suite file
     webrefs eval compare A/results.json B/results.json
     webrefs eval merge SHARD... --out DIR
     webrefs eval report DIR                       write report.md and report.html again
 
+A suite is data: its site must be in its own folder, and the Python code it names
+(``site.handler``, reference ``policy``) must be webrefs' own or in its folder, unless
+``--allow-code`` trusts it (see :mod:`.codescope`).
+
 Exit codes: 0 done (for ``validate``: every reference passed), 1 a failure (a reference
-failed, the browser died), 2 bad input (a malformed suite, an unknown provider), 130 Ctrl-C.
-A message, never a traceback.
+failed, the browser died), 2 bad input (a malformed suite or results file, a suite reaching
+out of its folder or naming code it may not, an unknown provider), 130 Ctrl-C. A message,
+never a traceback; URLs in it without credentials.
 """
 
 from __future__ import annotations
@@ -28,13 +34,15 @@ from typing import Any
 
 from webrefs.errors import InvalidArgumentError, WebrefsError
 
+from .codescope import CodeScope, code_fields, page_scripts
 from .compare import compare, render_comparison
 from .episode import EpisodeOptions
 from .prices import load_prices
+from .redact import redact_urls
 from .report import terminal_table, write_report
 from .results import Episode, Results, load_results, merge_results
 from .runner import RunOptions, run_suite
-from .tasks import builtin_suites, load_suite, suite_schema
+from .tasks import LoadedSuite, builtin_suites, load_suite, suite_schema
 
 __all__ = ["main"]
 
@@ -73,6 +81,14 @@ def _add_run_options(p: argparse.ArgumentParser, *, providers: bool = True) -> N
                    help="attach to a running Chromium over CDP (http://host:9222)")
     p.add_argument("--headed", action="store_true", help="show the browser")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    _add_allow_code(p)
+
+
+def _add_allow_code(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--allow-code", action="store_true",
+                   help="trust the suite's Python code: its site.handler and reference "
+                        "policies may name modules outside webrefs and the suite's folder "
+                        "(by default such a suite is refused before anything is imported)")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -108,6 +124,7 @@ def _parser() -> argparse.ArgumentParser:
     val = sub.add_parser("validate", help="check a suite file and run every reference")
     val.add_argument("suite")
     val.add_argument("--workers", type=int, default=1)
+    _add_allow_code(val)
     sub.add_parser("schema", help="print the JSON Schema of a suite file")
     cmp_ = sub.add_parser("compare", help="compare two runs")
     cmp_.add_argument("a", type=Path)
@@ -147,6 +164,7 @@ def _options(args: argparse.Namespace, *, record: bool = False) -> RunOptions:
         browser_endpoint=args.browser_endpoint, headless=not args.headed,
         provider_settings=settings,
         prices=load_prices(args.prices) if getattr(args, "prices", None) else {},
+        allow_code=args.allow_code,
     )
 
 
@@ -164,7 +182,7 @@ def _print_table(results: Results) -> None:
 async def _run(options: RunOptions, quiet: bool) -> Results:
     if quiet or not sys.stderr.isatty():
         def line(e: Episode, done: int, total: int) -> None:
-            extra = f": {e.reason[:120]}" if e.reason else ""
+            extra = f": {redact_urls(e.reason)[:120]}" if e.reason else ""
             print(f"[{done}/{total}] {e.provider} {e.task}: {e.status}{extra}",
                   file=sys.stderr, flush=True)
         return await run_suite(options, progress=line)
@@ -208,14 +226,35 @@ def _cmd_run(args: argparse.Namespace, *, record: bool = False) -> int:
     return 0
 
 
+def _print_code(loaded: LoadedSuite, allow_code: bool) -> None:
+    """Which fields of the suite name code, and where that code is."""
+    scope = CodeScope(root=Path(loaded.root), allow_any=allow_code, suite=loaded.suite.name)
+    fields = code_fields(loaded.suite)
+    by_spec: dict[str, list[str]] = {}
+    for field, spec in fields:
+        by_spec.setdefault(spec, []).append(field)
+    for spec, names in by_spec.items():
+        policies = all(n.endswith("reference policy") for n in names)
+        named = (f"reference policy of {len(names)} tasks" if policies and len(names) > 1
+                 else ", ".join(names))
+        print(f"python code: {named}: {spec} ({scope.describe(scope.where(spec))})")
+    if not fields:
+        print("python code: none (no site.handler, no reference policy)")
+    scripts = page_scripts(loaded.suite)
+    if scripts:
+        print("page scripts (JavaScript run in the browser): "
+              + ", ".join(f"{kind} in {n} task(s)" for kind, n in scripts.items()))
+
+
 def _cmd_validate(args: argparse.Namespace) -> int:
     loaded = load_suite(args.suite)
     print(f"suite {loaded.suite.name}: {len(loaded.suite.tasks)} task(s), format valid")
+    _print_code(loaded, args.allow_code)
     import tempfile
 
     with tempfile.TemporaryDirectory(prefix="webrefs-validate-") as tmp:
         options = RunOptions(suite=args.suite, providers=("reference",), out=Path(tmp),
-                             workers=args.workers)
+                             workers=args.workers, allow_code=args.allow_code)
         results = asyncio.run(run_suite(options))
     def problem(e: Episode) -> str:
         """Why a reference does not prove its task (a step that erred proves nothing)."""
@@ -289,8 +328,8 @@ def main(argv: Sequence[str] | None = None) -> int:
               "run again with --resume to finish", file=sys.stderr)
         return 130
     except InvalidArgumentError as err:
-        print(f"webrefs eval: {err}", file=sys.stderr)
+        print(f"webrefs eval: {redact_urls(str(err))}", file=sys.stderr)
         return 2
     except WebrefsError as err:
-        print(f"webrefs eval: {err}", file=sys.stderr)
+        print(f"webrefs eval: {redact_urls(str(err))}", file=sys.stderr)
         return 1

@@ -14,7 +14,6 @@ its recorded pages or its start page not loading (``invalid``), and the provider
 from __future__ import annotations
 
 import asyncio
-import json
 import re
 import time
 from collections import Counter
@@ -31,6 +30,7 @@ from webrefs.prompts import eval_tool
 from webrefs.render.tokens import count_tokens
 
 from .checks import CheckResult, check_all
+from .inputs import read_har
 from .loop import EpisodeOptions, LoopResult, classify_error
 from .providermodel import EpisodeModel, content_text
 from .providers import Provider
@@ -71,10 +71,11 @@ def _approve(_request: Any) -> bool:
 
 
 def har_urls(path: Path) -> set[tuple[str, str]]:
-    """``(method, url)`` of every request a HAR file answers."""
-    data = json.loads(path.read_text(encoding="utf-8"))
+    """``(method, url)`` of every request a HAR file answers; raises
+    :class:`~webrefs.errors.InvalidArgumentError` for a file that is not a sound HAR."""
+    data = read_har(path)
     return {(e["request"]["method"].upper(), e["request"]["url"])
-            for e in data.get("log", {}).get("entries", [])}
+            for e in data["log"]["entries"]}
 
 
 def _trajectory(messages: list[Any]) -> tuple[list[ToolCall], str, int | None, int | None]:
@@ -228,7 +229,10 @@ async def run_episode(
         if not replay_har.is_file():
             return base.model_copy(update={
                 "status": "invalid", "reason": f"no recording of this task ({replay_har.name})"})
-        recorded = har_urls(replay_har)
+        try:
+            recorded = har_urls(replay_har)
+        except WebrefsError as err:
+            return base.model_copy(update={"status": "invalid", "reason": err.message})
     if calls_mode == "replay" and (calls is None or not calls.is_file()):
         return base.model_copy(update={
             "status": "invalid", "reason": "no recorded model calls for this task"})

@@ -18,6 +18,7 @@ from webrefs.options import After
 
 from .providermodel import ProviderError
 from .recording import ReplayMiss
+from .redact import redact_urls
 from .results import Status, ToolCall
 from .scripted import ScriptError
 
@@ -84,4 +85,4 @@ def classify_error(exc: BaseException, options: EpisodeOptions,
     text = str(exc)
     if name == "GraphRecursionError" or "Max iterations" in text:
         return "failure", f"ran out of steps (max_steps={max_steps})"
-    return "error", f"{name}: {' '.join(text.split())[:300]}"
+    return "error", f"{name}: {redact_urls(' '.join(text.split()))[:300]}"

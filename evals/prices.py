@@ -36,6 +36,9 @@ def load_prices(path: Path) -> dict[str, Price]:
         raw = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise InvalidArgumentError(f"Cannot read prices from {path}: {exc}") from None
+    except RecursionError:
+        raise InvalidArgumentError(f"Cannot read prices from {path}: it nests arrays or "
+                                   "tables too deeply.") from None
     table: dict[str, Price] = {}
     for name, entry in raw.items():
         try:

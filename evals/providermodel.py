@@ -26,6 +26,7 @@ from webrefs.errors import WebrefsError, missing_extra
 from webrefs.tools.actionparse import has_action, parse_actions
 
 from .recording import CassetteMode, ReplayMiss, cassette, model_io_lock
+from .redact import redact_urls
 
 try:
     from langchain_core.callbacks import AsyncCallbackManagerForLLMRun, CallbackManagerForLLMRun
@@ -174,14 +175,14 @@ class EpisodeModel(BaseChatModel):
                     raise ReplayMiss(
                         f"A model request has no recording in "
                         f"{self.cassette_path.name if self.cassette_path else 'the cassette'}"
-                        f": {' '.join(str(exc).split())[:400]}",
+                        f": {redact_urls(' '.join(str(exc).split()))[:400]}",
                         hint="The prompt changed since the recording; record again.",
                     ) from None
                 if not is_transient(exc) or attempt >= self.retries:
                     tries = f" after {attempt + 1} tries" if attempt else ""
                     raise ProviderError(
                         f"The provider failed{tries}: {type(exc).__name__}: "
-                        f"{' '.join(str(exc).split())[:300]}",
+                        f"{redact_urls(' '.join(str(exc).split()))[:300]}",
                         hint="Check the provider's key, quota and status; run again later.",
                     ) from None
                 await asyncio.sleep(self.backoff_s * (2 ** attempt))

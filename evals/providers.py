@@ -26,7 +26,6 @@ Settings (temperature, seed, max output tokens) are recorded with the results.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fnmatch import fnmatch
@@ -34,6 +33,8 @@ from typing import Any, Literal
 
 from webrefs.errors import InvalidArgumentError
 
+from .codescope import CodeScope
+from .redact import redact_url, redact_urls
 from .tasks import Task
 
 __all__ = ["BUILTIN", "BUILTIN_PROVIDERS", "TEXT_ONLY", "Provider", "policy_model",
@@ -67,27 +68,24 @@ class Provider:
     LlamaIndex function-calling LLM in a ``FunctionAgent``."""
 
 
-def policy_model(task: Task, *, text_actions: bool = False) -> Any:
+def policy_model(task: Task, *, text_actions: bool = False,
+                 code: CodeScope | None = None) -> Any:
     """The chat model of a task whose reference is a policy (``module:name`` of a factory
-    ``(task, text_actions) -> chat model``)."""
+    ``(task, text_actions) -> chat model``), imported only when ``code`` (the suite's code
+    scope; webrefs' own modules when ``None``) allows it."""
     spec = task.reference_policy
     if spec is None:
         raise InvalidArgumentError(f"Task {task.id!r} has no reference policy.")
-    module_name, _, name = spec.partition(":")
-    try:
-        factory = getattr(importlib.import_module(module_name), name)
-    except (ImportError, AttributeError) as exc:
-        raise InvalidArgumentError(f"Task {task.id!r}: its reference policy {spec!r} cannot "
-                                   f"be loaded: {exc}") from None
+    factory = (code or CodeScope()).load(spec, f"task {task.id}: reference policy")
     return factory(task, text_actions)
 
 
-def _reference() -> Provider:
+def _reference(code: CodeScope | None = None) -> Provider:
     from .langchain_scripted import ScriptedChatModel
 
     def make(task: Task) -> Any:
         if task.reference_policy is not None:
-            return policy_model(task)
+            return policy_model(task, code=code)
         return ScriptedChatModel(task=task)
 
     return Provider(
@@ -98,12 +96,12 @@ def _reference() -> Provider:
     )
 
 
-def _reference_text() -> Provider:
+def _reference_text(code: CodeScope | None = None) -> Provider:
     from .langchain_scripted import TextScriptedChatModel
 
     def make(task: Task) -> Any:
         if task.reference_policy is not None:
-            return policy_model(task, text_actions=True)
+            return policy_model(task, text_actions=True, code=code)
         return TextScriptedChatModel(task=task)
 
     return Provider(
@@ -115,7 +113,7 @@ def _reference_text() -> Provider:
     )
 
 
-def _heuristic() -> Provider:
+def _heuristic(code: CodeScope | None = None) -> Provider:
     from .heuristic import HeuristicChatModel
 
     return Provider(
@@ -148,7 +146,7 @@ def _chat_model(spec: str, settings: dict[str, Any], text_actions: bool | None) 
                      "pip install langchain-openai.",
             ) from None
         except Exception as exc:  # the SDK refuses its settings: a missing key, a bad URL
-            first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+            first = redact_urls((str(exc).strip().splitlines() or [type(exc).__name__])[0])
             unknown = "infer model provider" in first or "Unsupported" in first
             raise InvalidArgumentError(
                 f"Provider {spec!r} could not be created: {first[:300]}",
@@ -163,7 +161,8 @@ def _chat_model(spec: str, settings: dict[str, Any], text_actions: bool | None) 
         "success": [{"type": "answer", "contains": "x"}], "reference": [{"answer": "x"}],
     }))
     text = any(fnmatch(spec, p) for p in TEXT_ONLY) if text_actions is None else text_actions
-    shown = {k: v for k, v in kwargs.items() if k not in ("api_key", "max_retries")}
+    shown = {k: redact_url(v) if k == "base_url" else v for k, v in kwargs.items()
+             if k not in ("api_key", "max_retries")}
     return Provider(name=spec, label=f"LLM: {spec}", baseline=False, make_model=make,
                     settings={**shown, "text_actions": text}, text_actions=text)
 
@@ -203,29 +202,34 @@ def _llamaindex(spec: str, settings: dict[str, Any]) -> Provider:
                    else "llama-index-llms-openai")
         raise InvalidArgumentError(f"Provider {spec!r} needs {package}.",
                                    hint=f"pip install {package}") from None
-    shown = {k: v for k, v in kwargs.items() if k != "api_key"}
+    shown = {k: redact_url(v) if k == "api_base" and isinstance(v, str) else v
+             for k, v in kwargs.items() if k != "api_key"}
     return Provider(name=spec, label=f"LLM (LlamaIndex): {flavour}:{model}", baseline=False,
                     make_model=lambda _task: llm_class(**kwargs), settings=shown,
                     kind="llamaindex")
 
 
-BUILTIN: dict[str, Callable[[], Provider]] = {
+BUILTIN: dict[str, Callable[[CodeScope | None], Provider]] = {
     "reference": _reference,
     "reference-text": _reference_text,
     "heuristic": _heuristic,
 }
-"""The offline providers by name (model-free baselines)."""
+"""The offline providers by name (model-free baselines), made for a suite's code scope (the
+reference runs a task's policy only when the scope allows it)."""
 BUILTIN_PROVIDERS = tuple(BUILTIN)
 
 
 def resolve_provider(spec: str, *, temperature: float | None = None, seed: int | None = None,
                      max_tokens: int | None = None, base_url: str | None = None,
-                     text_actions: bool | None = None) -> Provider:
+                     text_actions: bool | None = None,
+                     code: CodeScope | None = None) -> Provider:
     """The provider named ``spec``; an unknown name is an error listing the known ones.
     ``text_actions`` forces (or forbids) the JSON-in-markdown fallback; ``None`` consults
-    :data:`TEXT_ONLY`."""
+    :data:`TEXT_ONLY`. ``code`` is the suite's code scope, for reference policies (webrefs'
+    own modules when ``None``). ``base_url`` is used as given and recorded without its
+    credentials (:func:`~webrefs.evals.redact.redact_url`)."""
     if spec in BUILTIN:
-        return BUILTIN[spec]()
+        return BUILTIN[spec](code)
     if spec.startswith("llamaindex:") and spec.count(":") >= 2:
         return _llamaindex(spec, {"temperature": temperature, "max_tokens": max_tokens,
                                   "base_url": base_url})

@@ -7,9 +7,9 @@ must be byte-identical, which fixed origins and seeded pages make it. A request 
 recording raises :class:`ReplayMiss`, which says which request differed and how; the episode
 is then *invalid*, not a model failure.
 
-Credentials never reach a cassette: ``Authorization``, ``x-api-key``, ``api-key``, cookies
-and key-like query parameters are scrubbed when a request is recorded, and ``Set-Cookie``
-when a response is.
+Credentials never reach a cassette: ``Authorization``, ``x-api-key``, ``api-key``, cookies,
+the URL's user-info and key-like query values are scrubbed when a request is recorded, and
+``Set-Cookie`` when a response is. Cassettes are read as plain data (:mod:`.safeyaml`).
 
 Model calls of a process are serialized while a cassette is in use (vcrpy patches the HTTP
 clients process-wide); browser work of parallel episodes still overlaps.
@@ -32,6 +32,9 @@ from typing import Any, Literal
 
 from webrefs.errors import InvalidArgumentError, WebrefsError, missing_extra
 
+from .redact import redact_url, redact_urls
+from .safeyaml import CassetteYaml
+
 __all__ = [
     "FENCE_KEY_FILE",
     "SECRET_HEADERS",
@@ -50,7 +53,6 @@ CassetteMode = Literal["record", "replay"]
 
 SECRET_HEADERS = ("authorization", "x-api-key", "api-key", "cookie", "proxy-authorization",
                   "x-goog-api-key", "openai-organization", "openai-project")
-_SECRET_QUERY = re.compile(r"(?i)^(key|api[-_]?key|access[-_]?token|token|auth|sig|signature)$")
 _SLUG = re.compile(r"[^A-Za-z0-9._-]+")
 
 _LOCKS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock] = (
@@ -110,18 +112,12 @@ def model_io_lock() -> asyncio.Lock:
 
 
 def scrub_request(request: Any) -> Any:
-    """Drop credentials from a request before it is written to a cassette."""
+    """Drop credentials from a request before it is written to a cassette: secret headers,
+    the URL's user-info and key-like query values (:func:`~webrefs.evals.redact.redact_url`)."""
     for name in list(request.headers):
         if name.lower() in SECRET_HEADERS:
             del request.headers[name]
-    if "?" in request.uri:
-        from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
-
-        parts = urlsplit(request.uri)
-        kept = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True)
-                if not _SECRET_QUERY.match(k)]
-        request.uri = urlunsplit((parts.scheme, parts.netloc, parts.path, urlencode(kept),
-                                  parts.fragment))
+    request.uri = redact_url(request.uri)
     return request
 
 
@@ -154,13 +150,15 @@ def cassette(path: Path, mode: CassetteMode) -> Iterator[None]:
         before_record_response=_scrub_response,
         decode_compressed_response=True,
         filter_headers=list(SECRET_HEADERS),
+        serializer="webrefs-yaml",
     )
+    recorder.register_serializer("webrefs-yaml", CassetteYaml)
     path.parent.mkdir(parents=True, exist_ok=True)
     try:
         with recorder.use_cassette(str(path)):
             yield
     except CannotOverwriteExistingCassetteException as exc:
-        detail = " ".join(str(exc).split())
+        detail = redact_urls(" ".join(str(exc).split()))
         raise ReplayMiss(
             f"A model request has no recording in {path.name}: {detail[:600]}",
             hint="The prompt changed since the recording (another webrefs version, options, "

@@ -36,6 +36,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .redact import redact_urls
 from .results import Episode, ProviderSummary, Results, Status, summarize
 
 if TYPE_CHECKING:
@@ -721,8 +722,10 @@ def render_html(results: Results) -> str:
 
 
 def write_report(results: Results, out_dir: Path) -> list[Path]:
-    """Write ``report.md`` and ``report.html`` into ``out_dir`` (made when missing)."""
+    """Write ``report.md`` and ``report.html`` into ``out_dir`` (made when missing), every
+    URL in them without credentials (``Results.redacted``)."""
     out_dir.mkdir(parents=True, exist_ok=True)
+    results = results.redacted()
     written = []
     for name, text in (("report.md", render_markdown(results)),
                        ("report.html", render_html(results))):
@@ -736,7 +739,8 @@ def write_report(results: Results, out_dir: Path) -> list[Path]:
 # -- terminal -----------------------------------------------------------------------------------
 def terminal_table(results: Results) -> Table:
     """The providers side by side for a terminal. Cells are plain ``Text``: a label holding
-    ``[bold]`` stays those characters, it is not read as markup."""
+    ``[bold]`` stays those characters, it is not read as markup. URLs are shown without
+    credentials."""
     from rich.table import Table
     from rich.text import Text
 
@@ -747,5 +751,5 @@ def terminal_table(results: Results) -> Table:
         table.add_column(header, justify="right" if i in numeric else "left",
                          overflow="fold")
     for p in _providers(results):
-        table.add_row(*(Text(c) for c in _provider_cells(p)))
+        table.add_row(*(Text(redact_urls(c)) for c in _provider_cells(p)))
     return table

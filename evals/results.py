@@ -31,10 +31,12 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from webrefs.errors import InvalidArgumentError
 
 from .checks import CheckResult
+from .inputs import MAX_RESULTS_BYTES, problems, read_json
+from .redact import redact_urls
 
 __all__ = [
     "RESULTS_SCHEMA",
@@ -164,13 +166,21 @@ class Results(_Model):
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
     def to_json(self) -> str:
-        return json.dumps(self.model_dump(mode="json", by_alias=True), indent=1,
-                          ensure_ascii=False) + "\n"
+        """The results file's text; every URL in it without credentials
+        (:func:`~webrefs.evals.redact.redact_urls`)."""
+        return redact_urls(json.dumps(self.model_dump(mode="json", by_alias=True), indent=1,
+                                      ensure_ascii=False)) + "\n"
+
+    def redacted(self) -> Results:
+        """These results as their file holds them: every URL without credentials."""
+        return Results.model_validate(json.loads(self.to_json()))
 
     def write(self, path: Path) -> None:
-        """Write atomically (a crash never leaves half a file)."""
+        """Write atomically (a crash never leaves half a file). A lone surrogate (a page's, or
+        a ``\\ud800`` escape in a results file read back) is written as ``?``, so one
+        character never costs the whole file."""
         tmp = path.with_suffix(path.suffix + ".tmp")
-        tmp.write_text(self.to_json(), encoding="utf-8")
+        tmp.write_text(self.to_json(), encoding="utf-8", errors="replace")
         tmp.replace(path)
 
 
@@ -220,18 +230,25 @@ def summarize(episodes: Iterable[Episode], *, label: str = "", baseline: bool = 
 
 
 def load_results(path: str | Path) -> Results:
-    """A ``results.json`` (or the folder holding one)."""
+    """A ``results.json`` (or the folder holding one). Whatever is wrong with the file (not
+    there, too big, not JSON, nested too deep, not following this schema) is one
+    :class:`InvalidArgumentError` naming the file and the first problem."""
     p = Path(path)
     if p.is_dir():
         p = p / "results.json"
-    try:
-        raw = json.loads(p.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise InvalidArgumentError(f"Cannot read results from {p}: {exc}") from None
-    if not isinstance(raw, dict) or raw.get("schema") != RESULTS_SCHEMA:
+    if not p.is_file():
+        raise InvalidArgumentError(f"Cannot read results from {p}: there is no such file.")
+    raw = read_json(p, "Results file", max_bytes=MAX_RESULTS_BYTES)
+    if not isinstance(raw, dict) or raw.get("schema") != RESULTS_SCHEMA or isinstance(
+            raw.get("schema"), bool):
         raise InvalidArgumentError(
             f"{p} is not a webrefs results file of schema {RESULTS_SCHEMA}.")
-    return Results.model_validate(raw)
+    try:
+        return Results.model_validate(raw)
+    except ValidationError as exc:
+        raise InvalidArgumentError(
+            f"{p} is not a valid webrefs results file: {problems(exc)}.",
+            hint="Was it changed by hand, or written by another version of webrefs?") from None
 
 
 def resummarize(results: Results) -> Results:

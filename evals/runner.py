@@ -28,6 +28,7 @@ import webrefs
 from webrefs import Browser
 from webrefs.errors import InvalidArgumentError, WebrefsError
 
+from .codescope import CodeScope, code_fields
 from .episode import EpisodeOptions, run_episode
 from .prices import Price, episode_cost
 from .providers import Provider, resolve_provider
@@ -80,6 +81,11 @@ class RunOptions:
     provider_settings: dict[str, Any] = field(default_factory=dict)
     """Settings for LLM providers: temperature, seed, max_tokens (output), base_url,
     text_actions."""
+    allow_code: bool = False
+    """Trust the suite's Python code: its ``site.handler`` and reference ``policy`` may name
+    modules outside webrefs and the suite's folder (``--allow-code``; see
+    :mod:`~webrefs.evals.codescope`). Without it such a suite is refused before anything
+    is imported or run."""
 
 
 def select_tasks(tasks: tuple[Task, ...], *, only: tuple[str, ...] | None,
@@ -122,16 +128,13 @@ def _now() -> str:
 
 
 @contextlib.contextmanager
-def _site(loaded: LoadedSuite, replaying: bool) -> Iterator[dict[str, int]]:
+def _site(loaded: LoadedSuite, replaying: bool, code: CodeScope) -> Iterator[dict[str, int]]:
     """The site served locally (host -> port), unless pages are replayed."""
     site, folder = loaded.suite.site, loaded.site_dir
     if site is None or folder is None or replaying:
         yield {}
         return
-    try:
-        handler = load_handler(site.handler)
-    except ValueError as exc:
-        raise InvalidArgumentError(f"Suite {loaded.suite.name}: {exc}") from None
+    handler = load_handler(site.handler, code)
     with serve_folder(folder, handler) as port:
         yield {origin_host(site.origin): port}
 
@@ -188,11 +191,16 @@ async def run_suite(options: RunOptions, *, progress: ProgressFn | None = None) 
     if options.record and options.pages is not None:
         raise InvalidArgumentError("Record or replay pages, not both.")
     loaded = load_suite(options.suite)
+    code = CodeScope(root=Path(loaded.root), allow_any=options.allow_code,
+                     suite=loaded.suite.name)
+    for name, spec in code_fields(loaded.suite):  # refused before anything is imported
+        code.check(spec, name)
     named: dict[str, str | Provider] = {}
     for p in options.providers:  # each name once, in the order given
         named.setdefault(p.name if isinstance(p, Provider) else p, p)
     providers: list[Provider] = [
-        p if isinstance(p, Provider) else resolve_provider(p, **options.provider_settings)
+        p if isinstance(p, Provider) else resolve_provider(p, code=code,
+                                                           **options.provider_settings)
         for p in named.values()
     ]
     tasks = select_tasks(loaded.suite.tasks, only=options.tasks, shard=options.shard)
@@ -266,7 +274,7 @@ async def run_suite(options: RunOptions, *, progress: ProgressFn | None = None) 
         results = resummarize(results)
         results.write(results_path)
 
-    with _site(loaded, replaying=options.pages is not None) as ports:
+    with _site(loaded, replaying=options.pages is not None, code=code) as ports:
         browser = await _open_browser(options, ports)
         results.run.browser = browser.version
         save()

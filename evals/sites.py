@@ -7,29 +7,36 @@ snapshots and model prompts, are byte-identical from run to run whatever the por
 
 A site with server-side behaviour names a :class:`SiteHandler` subclass (``Site.handler``,
 ``module:Class``): it serves the folder's static files like the plain handler and adds its
-own routes (``do_POST``, sessions, validation). One server instance serves one run; a
-handler keeps state on its server (``self.server``), never in globals, so runs and tests do
-not share it.
+own routes (``do_POST``, sessions, validation); it is webrefs' own or in the suite's
+folder, unless the run trusts the suite's code (:mod:`.codescope`). One server instance
+serves one run; a handler keeps state on its server (``self.server``), never in globals, so
+runs and tests do not share it.
 """
 
 from __future__ import annotations
 
 import contextlib
-import importlib
 import threading
 from collections.abc import Iterator, Mapping
 from functools import partial
+from http import HTTPStatus
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
+
+from webrefs.errors import InvalidArgumentError
+
+from .codescope import CodeScope
+from .inputs import inside
 
 __all__ = ["SiteHandler", "host_resolver_rules", "load_handler", "origin_host", "serve_folder"]
 
 
 class SiteHandler(SimpleHTTPRequestHandler):
     """Serves a site's static files, quietly and uncached; subclass it for server-side
-    behaviour."""
+    behaviour. A file is served only when it is in the served folder with every link
+    followed (a link in the site that leads out of it is not found)."""
 
     def log_message(self, format: str, *args: Any) -> None:
         pass
@@ -38,18 +45,22 @@ class SiteHandler(SimpleHTTPRequestHandler):
         self.send_header("Cache-Control", "no-store")
         super().end_headers()
 
+    def send_head(self) -> Any:
+        if not inside(self.translate_path(self.path), self.directory):
+            self.send_error(HTTPStatus.NOT_FOUND, "File not found")
+            return None
+        return super().send_head()
 
-def load_handler(spec: str | None) -> type[SiteHandler]:
-    """The handler class named ``module:Class`` (the static handler for ``None``)."""
+
+def load_handler(spec: str | None, code: CodeScope | None = None) -> type[SiteHandler]:
+    """The handler class named ``module:Class`` (the static handler for ``None``), imported
+    only when ``code`` allows it (webrefs' own modules when ``code`` is ``None``). Raises
+    :class:`~webrefs.errors.InvalidArgumentError`."""
     if spec is None:
         return SiteHandler
-    module_name, _, name = spec.partition(":")
-    try:
-        found = getattr(importlib.import_module(module_name), name)
-    except (ImportError, AttributeError) as exc:
-        raise ValueError(f"site handler {spec!r} cannot be loaded: {exc}") from None
+    found = (code or CodeScope()).load(spec, "site.handler")
     if not (isinstance(found, type) and issubclass(found, SiteHandler)):
-        raise ValueError(f"site handler {spec!r} is not a SiteHandler subclass")
+        raise InvalidArgumentError(f"site.handler {spec!r} is not a SiteHandler subclass.")
     return found
 
 

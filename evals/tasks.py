@@ -33,7 +33,6 @@ through the tools alone. Pure code: no browser.
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 from importlib import resources
 from pathlib import Path
@@ -41,6 +40,16 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 from webrefs.errors import InvalidArgumentError
+
+from .inputs import (
+    MAX_SUITE_BYTES,
+    confined,
+    package_folder,
+    problems,
+    read_json,
+    site_files,
+    suite_root,
+)
 
 __all__ = [
     "SCHEMA_VERSION",
@@ -216,7 +225,9 @@ class PolicyStep(_Model):
     """A reference that is a program rather than a fixed list of calls, for tasks whose page
     varies per episode: ``module:name`` of a factory ``(task, text_actions) -> chat model``
     that reads the goal and what the tools return (never the page itself) and decides each
-    call. It is the only step of its reference."""
+    call. It is the only step of its reference. The module is webrefs' own or one in the
+    suite's folder (elsewhere only with ``--allow-code``: see
+    :mod:`~webrefs.evals.codescope`)."""
 
     policy: str = Field(pattern=r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*$")
 
@@ -240,7 +251,8 @@ class Task(_Model):
 
     id: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,79}$")
     start_url: str
-    """Where the episode starts: a path on the suite's site (``/index.html``) or a URL."""
+    """Where the episode starts: a path on the suite's site (``/index.html``) or an
+    ``http``/``https`` URL."""
     goal: str = Field(min_length=1)
     """The instruction given to the agent."""
     max_steps: int = Field(20, ge=1, le=1000)
@@ -263,6 +275,15 @@ class Task(_Model):
     """Tools this task needs besides the run's selection (tool names or group names of
     ``webrefs.tools.TOOL_GROUPS``, such as ``web_hover``): every provider is offered them on
     this task."""
+
+    @field_validator("start_url")
+    @classmethod
+    def _web_start(cls, value: str) -> str:
+        scheme, sep, _ = value.partition("://")
+        if sep and scheme.lower() not in ("http", "https"):
+            raise ValueError("a start page is a path on the suite's site (/index.html) or an "
+                             f"http(s) URL, not a {scheme}: URL")
+        return value
 
     @field_validator("tools")
     @classmethod
@@ -302,16 +323,21 @@ class Site(_Model):
     """The site a suite runs on, served locally under a fixed origin."""
 
     folder: str
-    """Folder of the site's files, relative to the suite file (or to ``package``)."""
+    """Folder of the site's files, relative to the suite file (or to ``package``), and
+    inside the suite file's folder (or the package's): an absolute path, a ``..`` out of
+    it or a link that leads out is refused, as is a link in the site that leads out of
+    the site."""
     package: str | None = Field(None, pattern=r"^[A-Za-z_][\w.]*$")
     """An installed Python package whose files are the site (``folder`` is then inside
-    it): for benchmarks distributed as packages. Not installed: the suite cannot load."""
+    it): for benchmarks distributed as packages. It is found, never imported. Not
+    installed: the suite cannot load."""
     origin: str = Field(pattern=r"^http://[a-z0-9-]+(\.[a-z0-9-]+)*\.test$")
     """The fixed origin the site is served under (a ``.test`` host, mapped to loopback)."""
     handler: str | None = Field(None, pattern=r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*$")
     """``module:Class`` of a request handler with server-side behaviour (forms, sessions,
-    validation): a subclass of :class:`~webrefs.evals.sites.SiteHandler`. Without one the
-    folder is served as static files."""
+    validation): a subclass of :class:`~webrefs.evals.sites.SiteHandler`, in webrefs or in
+    a module in the suite's folder (elsewhere only with ``--allow-code``: see
+    :mod:`~webrefs.evals.codescope`). Without one the folder is served as static files."""
 
 
 class Suite(_Model):
@@ -354,12 +380,16 @@ class LoadedSuite(_Model):
     """The suite file."""
     content_hash: str
     """SHA-256 of the suite file and its site's files, so a result names exactly what ran."""
+    root: str = ""
+    """The folder the suite is confined to (its file's folder, links followed; for a suite
+    shipped with webrefs, the ``webrefs.evals`` package): its site and its Python modules
+    are there."""
+    site_folder: str | None = None
+    """The site's folder, checked to be in ``root`` (or in the site's package)."""
 
     @property
     def site_dir(self) -> Path | None:
-        if self.suite.site is None:
-            return None
-        return _site_dir(Path(self.path), self.suite.site)
+        return Path(self.site_folder) if self.site_folder is not None else None
 
     def start_url(self, task: Task) -> str:
         if "://" in task.start_url or self.suite.site is None:
@@ -378,39 +408,25 @@ def builtin_suites() -> dict[str, Path]:
 
 
 def _site_dir(suite_file: Path, site: Site) -> Path:
-    if site.package is None:
-        return suite_file.parent / site.folder
-    try:
-        base = resources.files(site.package)
-    except ModuleNotFoundError:
-        raise InvalidArgumentError(
-            f"The suite's site is the Python package {site.package!r}, which is not "
-            "installed.", hint=f"pip install {site.package.split('.')[0]}") from None
-    return Path(str(base)) / site.folder
+    """The site's folder, confined to the suite's folder (or to the site's package)."""
+    if site.package is not None:
+        return confined(package_folder(site.package), site.folder, "site.folder")
+    return confined(suite_file.parent, site.folder, "site.folder", suite_root(suite_file))
 
 
 def _hash(path: Path, site: Path | None) -> str:
     digest = hashlib.sha256(path.read_bytes())
-    if site is not None and site.is_dir():
-        for file in sorted(p for p in site.rglob("*") if p.is_file()):
+    if site is not None:
+        for file in site_files(site):
             digest.update(str(file.relative_to(site)).encode())
             digest.update(file.read_bytes())
     return digest.hexdigest()
 
 
-def _describe(exc: ValidationError) -> str:
-    lines = []
-    for err in exc.errors()[:8]:
-        where = ".".join(str(p) for p in err["loc"]) or "(top)"
-        lines.append(f"  {where}: {err['msg']}")
-    more = len(exc.errors()) - 8
-    if more > 0:
-        lines.append(f"  ... and {more} more")
-    return "\n".join(lines)
-
-
 def load_suite(name_or_path: str | Path) -> LoadedSuite:
-    """A builtin suite by name (``demo``) or a suite file by path, validated."""
+    """A builtin suite by name (``demo``) or a suite file by path, validated, its site
+    confined to its folder (see :mod:`~webrefs.evals.inputs`). Nothing it names is
+    imported."""
     builtin = builtin_suites()
     key = str(name_or_path)
     path = builtin[key] if key in builtin else Path(key)
@@ -419,21 +435,29 @@ def load_suite(name_or_path: str | Path) -> LoadedSuite:
             f"No suite {key!r}: it is neither a builtin suite nor a file.",
             hint=f"Builtin suites: {', '.join(builtin) or 'none'}.",
         )
-    try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise InvalidArgumentError(f"Suite file {path} is not readable JSON: {exc}") from None
+    raw = read_json(path, "Suite file", max_bytes=MAX_SUITE_BYTES)
     try:
         suite = Suite.model_validate(raw)
     except ValidationError as exc:
         raise InvalidArgumentError(
-            f"Suite file {path} does not follow the task format:\n{_describe(exc)}",
+            f"Suite file {path} does not follow the task format: {problems(exc)}.",
             hint="Run 'webrefs eval schema' for the format.",
         ) from None
-    site = _site_dir(path, suite.site) if suite.site is not None else None
+    root = suite_root(path)
+    try:
+        site = _site_dir(path, suite.site) if suite.site is not None else None
+    except InvalidArgumentError as err:
+        raise InvalidArgumentError(f"Suite {suite.name}: {err.message}", hint=err.hint) from None
     if site is not None and not site.is_dir():
         raise InvalidArgumentError(f"Suite {suite.name}: its site folder {site} does not exist.")
-    return LoadedSuite(suite=suite, path=str(path.resolve()), content_hash=_hash(path, site))
+    try:
+        content_hash = _hash(path, site)
+    except InvalidArgumentError as err:
+        raise InvalidArgumentError(f"Suite {suite.name}: {err.message}", hint=err.hint) from None
+    except OSError as exc:
+        raise InvalidArgumentError(f"Suite {suite.name}: its files cannot be read: {exc}") from None
+    return LoadedSuite(suite=suite, path=str(path.resolve()), content_hash=content_hash,
+                       root=str(root), site_folder=str(site) if site is not None else None)
 
 
 def suite_schema() -> dict[str, Any]:

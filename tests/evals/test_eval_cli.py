@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -159,10 +160,10 @@ def test_a_browser_killed_mid_run_is_one_message_and_keeps_what_finished(
 @pytest.mark.browser
 def test_validate_fails_a_reference_whose_step_errs_even_if_the_checks_pass(
         tmp_path: Path) -> None:
+    shutil.copytree(DATA / "suites" / "mini-site", tmp_path / "site")
     suite = {
         "schema": 1, "name": "erring",
-        "site": {"folder": str(DATA.parent / "sites" / "evals"),
-                 "origin": "http://erring.webrefs.test"},
+        "site": {"folder": "site", "origin": "http://erring.webrefs.test"},
         "tasks": [{
             "id": "fill-a-link", "start_url": "/about.html", "goal": "Say hello.",
             "success": [{"type": "answer", "contains": "hello"}],

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, ClassVar
@@ -52,11 +53,13 @@ def events() -> Iterator[list[str]]:
 
 
 def suite_file(tmp: Path, **task: Any) -> str:
-    """A one-task suite on the harness site, its setup giving the goal."""
-    site = ROOT / "tests" / "sites" / "harness"
+    """A one-task suite on (a copy of) the harness site, its setup giving the goal; its
+    handler is this module's, so runs trust its code (``allow_code``)."""
+    if not (tmp / "site").exists():
+        shutil.copytree(ROOT / "tests" / "sites" / "harness", tmp / "site")
     data = {
         "schema": 1, "name": "harness",
-        "site": {"folder": str(site), "origin": "http://harness.webrefs.test",
+        "site": {"folder": "site", "origin": "http://harness.webrefs.test",
                  "handler": f"{__name__}:LoggingHandler"},
         "tasks": [{"id": "press", "start_url": "/index.html", "goal": "Described by the setup.",
                    "setup": {"script": SETUP, "goal": True},
@@ -91,7 +94,8 @@ def provider(policy: Any, made: list[str] | None = None) -> Provider:
 
 
 def run(suite: str, out: Path, prov: Provider, **changes: Any) -> Results:
-    return asyncio.run(run_suite(RunOptions(suite=suite, providers=(prov,), out=out, **changes)))
+    return asyncio.run(run_suite(RunOptions(suite=suite, providers=(prov,), out=out,
+                                            allow_code=True, **changes)))
 
 
 def test_the_setup_runs_after_the_agent_is_built_and_its_goal_is_kept(
@@ -144,7 +148,7 @@ def test_a_tokenizer_that_cannot_load_is_an_episode_error_and_the_run_goes_on(
                       make_model=lambda task: PolicyChatModel(policy=press))
     results = asyncio.run(run_suite(RunOptions(
         suite=suite_file(tmp_path), providers=(provider(press), second), out=tmp_path / "out",
-        workers=1)))
+        workers=1, allow_code=True)))
     assert [(e.provider, e.status) for e in results.episodes] == [("scripted", "error"),
                                                                   ("scripted-2", "error")]
     for episode in results.episodes:

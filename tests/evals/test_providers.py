@@ -196,11 +196,11 @@ def test_credentials_are_scrubbed_before_recording() -> None:
         def __init__(self) -> None:
             self.headers = {"Authorization": "Bearer sk-secret", "x-api-key": "k",
                             "Content-Type": "application/json", "Cookie": "a=b"}
-            self.uri = "https://api.test/v1/models?key=abc&alt=json"
+            self.uri = "https://user:pw@api.test/v1/models?key=abc&alt=json"
 
     r = scrub_request(Request())
     assert r.headers == {"Content-Type": "application/json"}
-    assert r.uri == "https://api.test/v1/models?alt=json"
+    assert r.uri == "https://api.test/v1/models?key=REDACTED&alt=json"
 
 
 def test_provider_errors_name_the_remedy(monkeypatch: pytest.MonkeyPatch) -> None:
