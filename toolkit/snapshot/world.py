@@ -68,10 +68,11 @@ holding the built-ins webrefs' code in that world needs, as they were before the
 replace them: ``stringify`` (``JSON.stringify``, used on strings only)."""
 
 _RESPONDER_JS = """(() => {
-  const name = %s;
+  const name = %s, PRISTINE = %s;
+  if (Object.prototype.hasOwnProperty.call(window, PRISTINE)) return;  // here already
   try {
     const kept = Object.freeze({ stringify: JSON.stringify.bind(JSON) });
-    Object.defineProperty(window, %s, { value: kept });
+    Object.defineProperty(window, PRISTINE, { value: kept });
   } catch (e) { /* defined already */ }
   const handled = new WeakSet();
   let count = 0;
