@@ -418,9 +418,12 @@ def test_every_tool_works_after_other_clients_attached_and_left(
         assert 'title="Attached desk"' in _ok(tools, "web_snapshot")
         _another_playwright_comes_and_goes(chrome, browser, site)
         _a_raw_client_comes_and_goes(chrome)
-        # the tab it had, and a new one
+        # the tab it had: the policy holds (the last page Playwright reported here was the
+        # raw client's, of its own context), and every tool works
         (desk,) = [t for t in browser.tabs if t.url.endswith("/attach/desk.html")]
         assert browser.active_tab == desk
+        _guard_holds(browser, tools, site, attach_proxy)
+        _ok(tools, "web_navigate", {"url": site.url("/attach/desk.html")})
         _every_tool_on_the_desk(tools, site)
         # and a new tab: the policy holds there, and its pages are read in webrefs' world
         browser.new_tab(site.url("/basic/one.html"))
