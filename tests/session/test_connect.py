@@ -306,7 +306,8 @@ def _guard_holds(browser: Browser, tools: WebTools, site: SiteServer,
     hop = tools.run("web_navigate", {"url": site.url(
         "/__redirect?to=" + _forbidden(site, "/basic/two.html?via=redirect"))})
     assert hop.is_error and "navigation_blocked" in hop.content, hop.content
-    assert not [s for s in proxy.seen if s.host == "forbidden.attach.test"], proxy.seen
+    assert not [s for s in proxy.seen
+                if s.host == "forbidden.attach.test" and "via=" in s.target], proxy.seen
 
 
 def _not_forged(tools: WebTools, site: SiteServer) -> None:
@@ -326,6 +327,12 @@ def test_every_tool_works_on_tabs_of_an_attached_browsers_own_context(
     with Browser.connect(chrome.endpoint, safety=ATTACH_POLICY) as browser:
         assert browser.isolated
         tab = browser.new_tab(site.url("/attach/desk.html"))
+        # a popup of webrefs' tab is its new active tab
+        opened = browser.active_tab.click(
+            _ref(tab.snapshot().text, "link", "Open page one aside"))
+        assert opened.new_tabs and browser.active_tab.url.endswith("/basic/one.html")
+        browser.active_tab.close()
+        assert browser.active_tab == tab
         with RawDevTools(chrome.ws_url) as cdp:  # the tab is in the browser's own context
             default = cdp.send("Target.getBrowserContexts")["defaultBrowserContextId"]
             targets = cdp.send("Target.getTargets")["targetInfos"]
@@ -374,7 +381,9 @@ def _another_playwright_comes_and_goes(chrome: DebuggedChromium, browser: Browse
         assert desk.locator("h1").text_content() == "Attached desk"
         desk.locator("#name").fill("from the other client")
         own = other.new_context().new_page()
-        own.goto(site.url("/basic/one.html"))
+        # its own context is not webrefs' to guard: it goes where webrefs' policy would not
+        own.goto(_forbidden(site, "/basic/one.html"))
+        assert own.title() == "Page one"
         left_open = shared.new_page()
         left_open.goto(site.url("/basic/two.html"))
         shared.route("**/*", lambda route: route.continue_())
