@@ -22,7 +22,6 @@ from ._loop import Runner, blocking
 from .errors import (
     BrowserClosedError,
     InvalidArgumentError,
-    IsolationWarning,
     TabClosedError,
 )
 from .models import RequestRecord
@@ -31,6 +30,7 @@ from .safety.policy import SafetyPolicy
 from .session.browsercore import CONTEXT_FIELDS, SERVER_FIELDS, BrowserCore
 from .session.launcher import BrowserOptions
 from .session.tabcore import TabCore
+from .snapshot.world import IsolationWarning
 from .tab import Tab
 
 __all__ = ["Browser"]
@@ -47,7 +47,7 @@ def _running_loop(method: str) -> asyncio.AbstractEventLoop:
 
 def _warn_unless_isolated(core: BrowserCore, api: str) -> None:
     """Say so when this browser's pages are read in their own world (see
-    :class:`~webrefs.errors.IsolationWarning`)."""
+    :class:`~webrefs.IsolationWarning`)."""
     if core.world.isolated:
         return
     if api in ("wrap", "from_context", "from_browser"):
@@ -280,7 +280,7 @@ class Browser:
         no page script can reach (so no page can forge a snapshot or redirect a ref). True
         for browsers it launches or connects to; false for Playwright objects it adopts
         (``wrap``, ``from_context``, ``from_browser``), whose pages are read in their own
-        world (an :class:`~webrefs.errors.IsolationWarning` says so)."""
+        world (an :class:`~webrefs.IsolationWarning` says so)."""
         return self._core.world.isolated
 
     @property

@@ -34,9 +34,6 @@ it, and an optional ``hint`` with the next step.
     ├── TokenizerError                a tiktoken encoding cannot be loaded
     └── InvalidArgumentError          a bad argument value (also a ``ValueError``)
 
-One warning stands beside the tree: :class:`IsolationWarning`, when webrefs reads a browser's
-pages in the pages' own JavaScript world (it cannot set up its own there).
-
 Playwright's own exceptions are translated in one place, :func:`translate_playwright_error`,
 so nothing outside this package ever sees them.
 
@@ -64,7 +61,6 @@ __all__ = [
     "ConsentError",
     "InvalidArgumentError",
     "InvalidTargetError",
-    "IsolationWarning",
     "NavigationBlockedError",
     "NavigationError",
     "NoMatchError",
@@ -322,14 +318,6 @@ class SnapshotFormatError(SnapshotError):
 
 class TokenizerError(WebrefsError):
     code = "tokenizer_unavailable"
-
-
-class IsolationWarning(UserWarning):
-    """webrefs reads this browser's pages in the pages' own JavaScript world, not in a world
-    of its own: a page can replace the built-ins the reader uses there and so change what a
-    snapshot shows. Only for pages of a Playwright webrefs did not start (``Browser.wrap``,
-    ``from_context``, ``from_browser``), where it cannot register its reader; ``Browser.
-    isolated`` tells which way a browser is read."""
 
 
 class InvalidArgumentError(WebrefsError, ValueError):

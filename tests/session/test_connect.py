@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from webrefs import Browser, WebTools
+from webrefs import Browser, IsolationWarning, WebTools
 from webrefs.errors import InvalidArgumentError, WebrefsError
 from webrefs.safety import SafetyPolicy
 from webrefs.session.browsercore import connect_protocol, server_launch_headers
@@ -134,7 +134,9 @@ async def test_from_context_and_from_browser_adopt_async_objects(site: SiteServe
             context = await pw_browser.new_context()
             page = await context.new_page()
             await page.goto(site.url("/basic/one.html"))
-            b = Browser.from_context(context)
+            with pytest.warns(IsolationWarning, match="own JavaScript world"):
+                b = Browser.from_context(context)
+            assert not b.isolated  # no engine can be registered on the caller's Playwright
             assert [await t.atitle() for t in b.tabs] == ["Page one"]
             t2 = await b.anew_tab(site.url("/basic/two.html"))
             assert await t2.atitle() == "Page two" and len(context.pages) == 2
