@@ -1,17 +1,49 @@
 """Shared fixtures: two local origins serving tests/sites/, a headless browser, fresh tabs.
 
 Browser tests never skip silently: when no Chromium can be found they fail with the remedy.
+
+Tests end every process they start: each process this run starts carries the run's tag in
+its environment (``tests/helpers/procs.py``), and a test after which one is still running,
+though whatever started it has ended (a ``playwright run-server`` wrapper's node child, a
+Chromium whose starter was stopped), fails in its teardown, and the process is killed.
 """
 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
+import os
+import secrets
+from collections.abc import Generator, Iterator
 
 import pytest
 from webrefs import Browser, Tab
 
+from tests.helpers.procs import TAG_VAR, end_strays, strays, wait_until
 from tests.helpers.server import SiteServer
+
+RUN_TAG = secrets.token_hex(8)
+os.environ[TAG_VAR] = RUN_TAG  # inherited by every process started from here on
+
+STRAY_GRACE_S = 5.0
+"""How long processes left after a test may take to end by themselves (a browser's helpers
+exit a moment after its main process)."""
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> Generator[
+        None, None, None]:
+    """After a test and the fixtures it no longer needs are torn down: no process of this run
+    may be left running outside this process's tree."""
+    result = yield
+    left = strays(RUN_TAG)
+    if left and not wait_until(lambda: not strays(RUN_TAG), timeout=STRAY_GRACE_S):
+        left = strays(RUN_TAG)
+        end_strays(left)
+        raise AssertionError(
+            "processes started by the tests were left running after this test (their "
+            "starter ended and they did not): "
+            + "; ".join(f"{s.pid}: {s.command[:160]}" for s in left))
+    return result
 
 
 @pytest.fixture(scope="session")

@@ -20,6 +20,7 @@ from .render.renderer import render
 from .safety import ConsentRequest, SafetyPolicy
 from .session.launcher import BrowserOptions
 from .snapshot.script import extractor_script, parse_snapshot_json
+from .snapshot.world import IsolationWarning
 from .tab import Tab
 from .tools import ToolOptions, WebTools
 
@@ -30,6 +31,7 @@ __all__ = [
     "Browser",
     "BrowserOptions",
     "ConsentRequest",
+    "IsolationWarning",
     "NodeRef",
     "PageTree",
     "RenderOptions",

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import warnings
 from collections.abc import Callable
 from typing import Any, NoReturn
 
@@ -29,6 +30,7 @@ from .safety.policy import SafetyPolicy
 from .session.browsercore import CONTEXT_FIELDS, SERVER_FIELDS, BrowserCore
 from .session.launcher import BrowserOptions
 from .session.tabcore import TabCore
+from .snapshot.world import IsolationWarning
 from .tab import Tab
 
 __all__ = ["Browser"]
@@ -41,6 +43,22 @@ def _running_loop(method: str) -> asyncio.AbstractEventLoop:
         raise InvalidArgumentError(
             "Adopting Playwright objects needs the event loop they run on.",
             host_hint=f"Call Browser.{method}() inside that loop (in async code).") from None
+
+
+def _warn_unless_isolated(core: BrowserCore, api: str) -> None:
+    """Say so when this browser's pages are read in their own world (see
+    :class:`~webrefs.IsolationWarning`)."""
+    if core.world.isolated:
+        return
+    if api in ("wrap", "from_context", "from_browser"):
+        why = ("webrefs can register its isolated reader only on a Playwright it starts "
+               "itself; to have one, start the browser with --remote-debugging-port and use "
+               "Browser.connect")
+    else:
+        why = "Playwright refused webrefs' isolated reader"
+    warnings.warn(IsolationWarning(
+        f"Browser.{api}: webrefs reads these pages in their own JavaScript world, where a page "
+        f"can change what a snapshot shows ({why})."), stacklevel=4)
 
 
 def _refuse_foreign(method: str, obj: object, kind: str) -> NoReturn:
@@ -111,6 +129,7 @@ class Browser:
         except BaseException:
             runner.stop()
             raise
+        _warn_unless_isolated(core, "launch")
         return cls(core, runner)
 
     @classmethod
@@ -163,6 +182,7 @@ class Browser:
         except BaseException:
             runner.stop()
             raise
+        _warn_unless_isolated(core, "connect")
         return cls(core, runner)
 
     @classmethod
@@ -206,6 +226,7 @@ class Browser:
         runner = Runner(_running_loop(api))
         core = BrowserCore(tab_options or TabOptions(), safety)
         adopt(core)
+        _warn_unless_isolated(core, api)
         return cls(core, runner)
 
     @classmethod
@@ -252,6 +273,15 @@ class Browser:
         if core is None:
             raise TabClosedError("No tab is open.", host_hint="Open one with new_tab(url).")
         return self._tab(core)
+
+    @property
+    def isolated(self) -> bool:
+        """Whether webrefs reads this browser's pages in a JavaScript world of its own, which
+        no page script can reach (so no page can forge a snapshot or redirect a ref). True
+        for browsers it launches or connects to; false for Playwright objects it adopts
+        (``wrap``, ``from_context``, ``from_browser``), whose pages are read in their own
+        world (an :class:`~webrefs.IsolationWarning` says so)."""
+        return self._core.world.isolated
 
     @property
     def core(self) -> BrowserCore:

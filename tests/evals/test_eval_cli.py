@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers.paths import DATA
+from tests.helpers.procs import chromium_descendants, end_group, start_group
 
 MINI = str(DATA / "suites" / "mini.json")
 
@@ -92,8 +93,8 @@ def test_ctrl_c_keeps_what_finished_and_resume_finishes(tmp_path: Path) -> None:
            str(tmp_path), "--quiet"]
     # Ctrl-C must reach it even when the suite itself was started in the background by a
     # shell, whose children inherit an ignored SIGINT (Python then installs no handler)
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            preexec_fn=_default_sigint)
+    proc = start_group(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                       preexec_fn=_default_sigint)
     results = tmp_path / "results.json"
     deadline = time.monotonic() + 120
     try:
@@ -110,8 +111,7 @@ def test_ctrl_c_keeps_what_finished_and_resume_finishes(tmp_path: Path) -> None:
         proc.send_signal(signal.SIGCONT)
         _out, err = proc.communicate(timeout=60)
     finally:
-        if proc.poll() is None:
-            proc.kill()
+        end_group(proc)  # the run's browsers too, when it did not end them itself
     assert proc.returncode == 130, err
     assert "interrupted: the finished episodes are kept" in err
     assert "Traceback" not in err
@@ -129,11 +129,9 @@ def test_ctrl_c_keeps_what_finished_and_resume_finishes(tmp_path: Path) -> None:
 @pytest.mark.browser
 def test_a_browser_killed_mid_run_is_one_message_and_keeps_what_finished(
         tmp_path: Path) -> None:
-    from tests.helpers.procs import chromium_descendants
-
     cmd = [sys.executable, "-m", "webrefs.cli", "eval", "run", "--suite", MINI, "--out",
            str(tmp_path), "--quiet"]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = start_group(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     results = tmp_path / "results.json"
     deadline = time.monotonic() + 120
     try:
@@ -147,8 +145,7 @@ def test_a_browser_killed_mid_run_is_one_message_and_keeps_what_finished(
             os.kill(pid, signal.SIGKILL)
         _out, err = proc.communicate(timeout=120)
     finally:
-        if proc.poll() is None:
-            proc.kill()
+        end_group(proc)  # the run's browsers too, when it did not end them itself
     assert proc.returncode == 1, err
     assert "The browser closed during the run" in err and "--resume" in err
     assert "Traceback" not in err

@@ -12,10 +12,6 @@ import asyncio
 import json
 import re
 import shutil
-import socket
-import subprocess
-import time
-import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +20,7 @@ from webrefs.evals.episode import EpisodeOptions
 from webrefs.evals.results import Results, load_results, merge_results
 from webrefs.evals.runner import RunOptions, run_suite
 
+from tests.helpers.debugged import DebuggedChromium
 from tests.helpers.paths import DATA
 
 MINI = str(DATA / "suites" / "mini.json")
@@ -185,38 +182,13 @@ def test_max_steps_bounds_the_episode(tmp_path: Path) -> None:
     assert episode.reason == "ran out of steps (max_steps=2)"
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def test_a_remote_browser_over_cdp_runs_recorded_pages(tmp_path: Path) -> None:
-    from webrefs.session.launcher import chromium_args, find_chromium
-
     run(tmp_path / "rec", record=True, tasks=("newsletter",))
-    port = _free_port()
-    proc = subprocess.Popen(
-        [find_chromium(), "--headless", f"--remote-debugging-port={port}",
-         f"--user-data-dir={tmp_path / 'profile'}", "--host-resolver-rules=MAP * ~NOTFOUND",
-         *chromium_args(), "about:blank"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/json/version", timeout=1):
-                    break
-            except OSError:
-                assert time.monotonic() < deadline, "the CDP endpoint never came up"
-                time.sleep(0.2)
+    with DebuggedChromium(tmp_path / "profile",
+                          args=("--host-resolver-rules=MAP * ~NOTFOUND",)) as chrome:
         results = run(tmp_path / "remote", pages=tmp_path / "rec" / "pages",
-                      tasks=("newsletter",), browser_endpoint=f"http://127.0.0.1:{port}")
+                      tasks=("newsletter",), browser_endpoint=chrome.endpoint)
         assert [e.status for e in results.episodes] == ["success"]
-        assert proc.poll() is None, "the run killed the remote browser"
+        assert chrome.running(), "the run killed the remote browser"
         with pytest.raises(Exception, match="cannot reach this machine's site server"):
-            run(tmp_path / "live", tasks=("newsletter",),
-                browser_endpoint=f"http://127.0.0.1:{port}")
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
+            run(tmp_path / "live", tasks=("newsletter",), browser_endpoint=chrome.endpoint)

@@ -104,6 +104,32 @@ async def test_in_the_pages_own_world_a_frame_naming_a_top_page_ref_is_refused(
             await pw_browser.close()
 
 
+async def test_a_page_that_replaced_json_stringify_in_its_own_world_breaks_no_action(
+        site: SiteServer) -> None:
+    """The readiness monitor runs in the page's world; where the page replaced
+    ``JSON.stringify`` before webrefs could keep the original (a wrapped page, a page open
+    before webrefs attached), it answers what the page likes, and the action still works."""
+    from playwright.async_api import async_playwright
+    from webrefs.session.launcher import chromium_args, find_chromium
+
+    async with async_playwright() as pw:
+        pw_browser = await pw.chromium.launch(executable_path=find_chromium(), args=chromium_args())
+        try:
+            page = await pw_browser.new_page()
+            await page.goto(site.url("/hostile/late-patch.html"))
+            b = Browser.wrap(page)
+            tools = WebTools(b, include=TOOLS)
+            snap = (await tools.arun("web_snapshot", {})).content
+            # the button keeps the focus after the click: the monitor names it, quoted with
+            # the page's JSON.stringify
+            out = await tools.arun("web_click", {"ref": _ref(snap, "button", "Patch now")})
+            assert not out.is_error, out.content
+            assert await page.text_content("#state") == "patched"
+            await b.aclose()
+        finally:
+            await pw_browser.close()
+
+
 @pytest.mark.parametrize(("data", "prefix", "start", "bad"), [
     ({"nextRef": 3, "root": {"ref": "f1e1", "children": [{"ref": "f1e2"}]}}, "f1", 1, None),
     ({"nextRef": 3, "root": {"children": [{"ref": "e1"}]}}, "f1", 1, "e1"),  # a top-page ref

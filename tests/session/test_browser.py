@@ -21,6 +21,7 @@ from webrefs.errors import (
     WebrefsError,
 )
 
+from tests.helpers.debugged import DebuggedChromium
 from tests.helpers.procs import chromium_descendants, cmdline, wait_until
 from tests.helpers.server import SiteServer
 
@@ -263,38 +264,16 @@ def test_crashed_page_recovers_with_a_fresh_page(site: SiteServer) -> None:
 
 
 def test_connect_over_cdp_detaches_without_killing(site: SiteServer, tmp_path: Path) -> None:
-    import subprocess
-    import urllib.request
-
-    from webrefs.session.launcher import chromium_args, find_chromium
-
-    port = _free_port()
-    proc = subprocess.Popen(
-        [find_chromium(), "--headless", f"--remote-debugging-port={port}",
-         f"--user-data-dir={tmp_path}", *chromium_args(), "about:blank"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )
-    try:
-        def ready() -> bool:
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/json/version", timeout=1):
-                    return True
-            except OSError:
-                return False
-
-        assert wait_until(ready, timeout=20), "the CDP endpoint never came up"
-        b = Browser.connect(f"http://127.0.0.1:{port}")
+    with DebuggedChromium(tmp_path / "profile") as chrome:
+        b = Browser.connect(chrome.endpoint)
         t = b.new_tab(site.url("/basic/one.html"))
         assert t.title == "Page one"
         b.close()
         time.sleep(0.5)
-        assert proc.poll() is None, "closing a connected Browser killed the user's browser"
-        b2 = Browser.connect(f"http://127.0.0.1:{port}")
+        assert chrome.running(), "closing a connected Browser killed the user's browser"
+        b2 = Browser.connect(chrome.endpoint)
         assert any(tab.url.endswith("/basic/one.html") for tab in b2.tabs)
         b2.close()
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
 
 
 def test_connect_errors_are_clear() -> None:

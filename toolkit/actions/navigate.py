@@ -7,6 +7,7 @@ cannot keep the agent."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import re
 from typing import TYPE_CHECKING
@@ -145,16 +146,43 @@ async def _history(tab: TabCore, forward: bool) -> ActionResult:
     async def act(_t: object) -> Outcome:
         before = tab.page.url
         move = tab.page.go_forward if forward else tab.page.go_back
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + _nav_timeout(tab) / 1000
+        # Until the page commits only: a page the browser brings back from its back-forward
+        # cache (a browser webrefs attached to keeps that cache on) was parsed long ago and
+        # fires no load events again, which a wait for them would wait for in vain.
         with tab.leaving():
-            response = await move(wait_until="domcontentloaded", timeout=_nav_timeout(tab))
+            response = await move(wait_until="commit", timeout=_nav_timeout(tab))
         after = tab.page.url
         if response is None and after == before:
             raise NavigationError(f"There is no page to go {word} to; still at {after}.")
-        return Outcome(f"Went {word} to {after}.",
+        await _parsed(tab, deadline - loop.time())
+        return Outcome(f"Went {word} to {tab.page.url}.",
                        {"status": response.status if response is not None else None})
 
     return await perform(tab, name, None, act, doing=f"going {word}",
                          limit_ms=_nav_timeout(tab))
+
+
+_READY_STATE_JS = "(root, a) => document.readyState"
+_PARSED_POLL_S = 0.025
+
+
+async def _parsed(tab: TabCore, within_s: float) -> None:
+    """Wait (at most ``within_s``) until the tab's document is parsed, as the document itself
+    says (``readyState``, read in webrefs' world), whether it was just loaded or brought back
+    from the back-forward cache."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + within_s
+    while (left := deadline - loop.time()) > 0:
+        try:
+            state = await tab.refs.world.value(tab.page.main_frame, _READY_STATE_JS, None,
+                                               min(left, 2.0))
+        except (PlaywrightError, TimeoutError, ValueError):
+            state = None  # between two documents
+        if state in ("interactive", "complete"):
+            return
+        await asyncio.sleep(min(_PARSED_POLL_S, max(deadline - loop.time(), 0)))
 
 
 async def go_back(tab: TabCore) -> ActionResult:

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 import time
 import weakref
 from dataclasses import dataclass, field
@@ -226,6 +227,32 @@ def _tracker(page: Page) -> _Tracker:
     return found
 
 
+_FLAGS = frozenset({"fresh", "mutAfter", "slowTimer"})
+_NUMBERS = frozenset({"mut", "added", "sinceMut", "timers", "opens", "scrollHeight"})
+_TEXTS = frozenset({"readyState", "focused"})
+
+
+def _checked_state(state: object) -> dict[str, Any] | None:
+    """The monitor's answer with only its own fields, each of its own type. The monitor runs
+    in the page's world: a page that replaced ``JSON.stringify`` before webrefs could keep
+    the original (a page open before webrefs attached, a wrapped page) makes it answer
+    anything, and what it answers must not break the wait."""
+    if not isinstance(state, dict):
+        return None
+    out: dict[str, Any] = {}
+    for key, value in state.items():
+        if key in _FLAGS:
+            fits = isinstance(value, bool)
+        elif key in _TEXTS:
+            fits = isinstance(value, str)
+        else:
+            fits = (key in _NUMBERS and isinstance(value, int | float)
+                    and not isinstance(value, bool) and math.isfinite(value))
+        if fits:
+            out[key] = value
+    return out
+
+
 @dataclass
 class ReadyReport:
     """What the readiness wait saw."""
@@ -305,7 +332,7 @@ class Readiness:
             state = json.loads(result)
         except ValueError:  # a page's own JSON.stringify on a wrapped page
             return None
-        return state if isinstance(state, dict) else None
+        return _checked_state(state)
 
     def _pending_requests(self, now: float) -> int:
         patience = REQUEST_PATIENCE_MS / 1000

@@ -11,11 +11,19 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+from collections.abc import Coroutine
 from pathlib import Path
 from typing import Any, Literal
 
 from playwright.async_api import Browser as PWBrowser
-from playwright.async_api import BrowserContext, Page, Playwright, Request, async_playwright
+from playwright.async_api import (
+    BrowserContext,
+    Frame,
+    Page,
+    Playwright,
+    Request,
+    async_playwright,
+)
 from playwright.async_api import Error as PlaywrightError
 
 from ..errors import (
@@ -99,6 +107,20 @@ async def _add_responder(context: BrowserContext) -> None:
         await context.add_init_script(script=click_responder_js())
 
 
+RESPOND_TIMEOUT_S = 2.0
+
+
+async def _respond_in(page: Page) -> None:
+    """The click-probe responder in the documents a page already shows (an init script runs
+    only in later ones): it sees the click listeners the page adds from now on."""
+    await asyncio.gather(*(_respond_in_frame(frame) for frame in page.frames))
+
+
+async def _respond_in_frame(frame: Frame) -> None:
+    with contextlib.suppress(PlaywrightError, TimeoutError):
+        await asyncio.wait_for(frame.evaluate(click_responder_js()), RESPOND_TIMEOUT_S)
+
+
 class BrowserCore:
     """Async state of a browser: one context, its tabs, and which tab is active."""
 
@@ -133,6 +155,10 @@ class BrowserCore:
         """What new contexts of this browser are made with (viewport, downloads)."""
         self.requests: list[RequestRecord] = []
         """Requests sent by this context's pages, oldest first (at most ``MAX_REQUESTS``)."""
+        self.shared = False
+        """Whether the context is one webrefs did not make and others also open pages in
+        (a browser's own context on ``connect``): only pages its tabs open become active."""
+        self._tasks: set[asyncio.Future[None]] = set()
         self.world = World(None)
         self._responder: asyncio.Future[None] | None = None
         """Adding the click-probe responder to the context (see ``webrefs.snapshot.world``)."""
@@ -140,9 +166,10 @@ class BrowserCore:
         this browser started; the page's main world for wrapped pages."""
 
     # -- starting ----------------------------------------------------------------------------
-    async def _start_playwright(self) -> Playwright:
+    async def _start_playwright(self, *, register: bool = True) -> Playwright:
         self.playwright = await async_playwright().start()
-        self.world = World(await register_engine(self.playwright))
+        if register:
+            self.world = World(await register_engine(self.playwright))
         return self.playwright
 
     async def launch(self, opts: BrowserOptions) -> None:
@@ -261,7 +288,7 @@ class BrowserCore:
             )
         kind = connect_protocol(endpoint, protocol)
         opts = opts or BrowserOptions()
-        playwright = await self._start_playwright()
+        playwright = await self._start_playwright(register=False)
         try:
             if kind == "cdp":
                 self.pw_browser = await playwright.chromium.connect_over_cdp(
@@ -293,14 +320,29 @@ class BrowserCore:
             if self.safety.network_rules and self.safety.block_service_workers:
                 context_opts["service_workers"] = "block"
             self.context_options = context_opts
+            # Registered now, not before connecting: Playwright sends an engine to the
+            # contexts it knows when it is registered and puts it in the options of contexts
+            # made later, and the context a browser already had is neither.
+            self.world = World(await register_engine(playwright))
             self.context = contexts[0] if contexts else await self.pw_browser.new_context(
                 **context_opts)
         except BaseException:
             await self._stop_playwright()
             raise
         self.ownership = "connected"
-        self.adopt_context()
-        await self.guard.install(self.context)
+        if not contexts:
+            self.adopt_context()
+            await self.guard.install(self.context)
+            return
+        # The browser's own context: others (its user, other clients) open pages in it too.
+        self.shared = True
+        self.adopt_context(pages=False)
+        await self.guard.install(self.context, default_context=kind == "cdp")
+        found = [page for page in self.context.pages
+                 if await self.guard.belongs(page) and not page.is_closed()]
+        for page in found:
+            self._adopt(page, popup=False)
+            self._spawn(_respond_in(page))
 
     def context_overrides(self, opts: BrowserOptions, given: frozenset[str]) -> dict[str, Any]:
         """Playwright context options for the context-level fields of ``opts`` named in
@@ -431,11 +473,12 @@ class BrowserCore:
             "exception": exc,
         })
 
-    def adopt_context(self) -> None:
-        """Track the context's pages (existing ones and popups) and its lifecycle events."""
+    def adopt_context(self, *, pages: bool = True) -> None:
+        """Track the context's pages (existing ones unless ``pages`` is false, and popups)
+        and its lifecycle events."""
         assert self.context is not None
         self.context.on("page", self._on_page)
-        for page in self.context.pages:
+        for page in self.context.pages if pages else ():
             self._adopt(page, popup=False)
         if self.pw_browser is not None:
             self.pw_browser.on("disconnected", self._on_disconnected)
@@ -446,6 +489,10 @@ class BrowserCore:
             self._responder = asyncio.ensure_future(_add_responder(self.context))
 
     def _on_request(self, request: Request) -> None:
+        if self.shared:
+            with contextlib.suppress(PlaywrightError):
+                if self.guard.foreign(request.frame.page):
+                    return  # a page of another context
         try:
             body = request.post_data
         except (PlaywrightError, UnicodeDecodeError, ValueError):
@@ -492,7 +539,28 @@ class BrowserCore:
     def _on_page(self, page: Page) -> None:
         if self._creating:
             return  # new_tab() adopts its own page
-        self._adopt(page, popup=True)
+        if not self.shared:
+            self._adopt(page, popup=True)
+            return
+        self._spawn(self._adopt_shared(page))
+
+    def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _adopt_shared(self, page: Page) -> None:
+        """A page that appeared in a shared context: a tab when it is of this context (not
+        another one Playwright reports here), made active only when one of this browser's
+        tabs opened it (a page its user or another client opened is listed, not switched
+        to)."""
+        try:
+            if not await self.guard.belongs(page) or page.is_closed():
+                return
+            opener = await page.opener()
+        except PlaywrightError:
+            return
+        self._adopt(page, popup=opener is not None and id(opener) in self._by_page)
 
     def _adopt(self, page: Page, *, popup: bool) -> TabCore:
         known = self._by_page.get(id(page))

@@ -7,6 +7,13 @@ redirect hop, so a hop to a forbidden URL is failed before it is sent. A top-lev
 still ends up somewhere forbidden (a ``blob:`` page; a hop the interception could not hold
 because it could not be set up for this browser) is replaced by ``about:blank``. Every
 refusal is logged in :attr:`NetworkGuard.blocked`.
+
+A browser's *default* context, as Playwright hands it over when it attaches over CDP, is
+shared: Playwright also reports there the pages of every browser context it did not make
+itself (another client's contexts, incognito windows). The guard of such a context learns the
+context's DevTools id from the browser (``Target.getBrowserContexts``) and tells pages of other
+contexts apart (:meth:`NetworkGuard.belongs`): it neither judges, logs, nor moves them, and
+Chromium's interception leaves their requests to whoever owns them.
 """
 
 from __future__ import annotations
@@ -82,7 +89,15 @@ class NetworkGuard:
         self._pages: set[int] = set()
         self._tasks: set[asyncio.Future[Any]] = set()
         self.context_id: str | None = None
-        """The DevTools id of the guarded context, once a page of it told it."""
+        """The DevTools id of the guarded context: from the browser for a default context,
+        else from the first of its pages attached; never changed once known."""
+        self.default_context = False
+        """Whether the guarded context is a browser's default context (see the module
+        docstring): its pages are checked for belonging to it."""
+        self._other_contexts: set[str] = set()
+        """Ids of the browser's other contexts, when the browser did not name its default."""
+        self._page_contexts: dict[int, str] = {}
+        """DevTools context id of each page attached (by ``id(page)``)."""
         self.stopper: HopStopper | None = None
         """Chromium's interception this guard is registered with (``None``: routing alone,
         redirect hops re-checked after they left)."""
@@ -135,8 +150,13 @@ class NetworkGuard:
                                     tab, after))
 
     # -- installing ---------------------------------------------------------------------------
-    async def install(self, context: BrowserContext) -> None:
-        """Route every request and websocket of ``context`` through the policy."""
+    async def install(self, context: BrowserContext, *, default_context: bool = False) -> None:
+        """Route every request and websocket of ``context`` through the policy.
+        ``default_context``: ``context`` is the browser's default context, which Playwright
+        shares with the pages of contexts it did not make (see :meth:`belongs`)."""
+        if default_context:
+            self.default_context = True
+            await self._learn_default_context(context)
         if self.policy.network_rules and self.policy.block_service_workers:
             await context.add_init_script(script=_NO_WORKERS_JS)
         await context.route("**/*", self._route)
@@ -163,6 +183,44 @@ class NetworkGuard:
         self.stopper = stopper
         context.on("close", lambda _c: self._spawn(stopper.unregister(self)))
 
+    async def _learn_default_context(self, context: BrowserContext) -> None:
+        """The DevTools id of the browser's default context (Chromium names it; an older one
+        lists only the others, and the id is then learned from the first page not of them)."""
+        browser = context.browser
+        if browser is None:
+            return
+        try:
+            session = await asyncio.wait_for(browser.new_browser_cdp_session(),
+                                             ATTACH_TIMEOUT_S)
+            try:
+                got = await asyncio.wait_for(session.send("Target.getBrowserContexts"),
+                                             ATTACH_TIMEOUT_S)
+            finally:
+                with contextlib.suppress(PlaywrightError, TimeoutError):
+                    await asyncio.wait_for(session.detach(), ATTACH_TIMEOUT_S)
+        except (PlaywrightError, TimeoutError):
+            return  # pages then tell it; a page of another context may be taken for ours
+        default = got.get("defaultBrowserContextId")
+        if isinstance(default, str) and default:
+            self.context_id = default
+        else:
+            self._other_contexts = {str(c) for c in got.get("browserContextIds") or []}
+
+    async def belongs(self, page: Page) -> bool:
+        """Whether ``page`` is of the guarded context. Always, except in a default context,
+        where Playwright also reports other contexts' pages; there it is asked of the page
+        (once, bounded), and a page that cannot be asked counts as the context's."""
+        if not self.default_context:
+            return True
+        with contextlib.suppress(PlaywrightError, TimeoutError):
+            await asyncio.wait_for(self._attach(page), ATTACH_TIMEOUT_S)
+        return not self.foreign(page)
+
+    def foreign(self, page: Page) -> bool:
+        """Whether ``page`` is known to be of another context than the guarded one."""
+        known = self._page_contexts.get(id(page))
+        return known is not None and self.context_id is not None and known != self.context_id
+
     async def _attach(self, page: Page) -> None:
         """A DevTools session on ``page`` (once): its target and context ids, its frames."""
         attaching = self._attaching.get(id(page))
@@ -175,8 +233,16 @@ class NetworkGuard:
         session = await asyncio.wait_for(page.context.new_cdp_session(page), ATTACH_TIMEOUT_S)
         got = await asyncio.wait_for(session.send("Target.getTargetInfo"), ATTACH_TIMEOUT_S)
         info = got.get("targetInfo") or {}
-        if isinstance(info.get("browserContextId"), str):
-            self.context_id = info["browserContextId"]
+        context_id = info.get("browserContextId")
+        if isinstance(context_id, str):
+            self._page_contexts[id(page)] = context_id
+            if self.context_id is None and context_id not in self._other_contexts:
+                self.context_id = context_id
+        if self.foreign(page):  # another client's page: not this guard's to watch
+            self._unwatch(page)
+            with contextlib.suppress(PlaywrightError, TimeoutError):
+                await asyncio.wait_for(session.detach(), ATTACH_TIMEOUT_S)
+            return
         target = info.get("targetId")
         if isinstance(target, str):
             self._target_pages[target] = page
@@ -225,9 +291,18 @@ class NetworkGuard:
         self._pages.discard(id(page))
         self._sessions.pop(id(page), None)
         self._attaching.pop(id(page), None)
+        self._page_contexts.pop(id(page), None)
         for target, known in list(self._target_pages.items()):
             if known is page:
                 del self._target_pages[target]
+
+    def _unwatch(self, page: Page) -> None:
+        """Stop re-checking ``page`` (a page of another context); what was learned of its
+        context stays, so it is still told apart."""
+        if id(page) in self._pages:
+            self._pages.discard(id(page))
+            page.remove_listener("framenavigated", self._on_navigated)
+        self._sessions.pop(id(page), None)
 
     # -- handlers -----------------------------------------------------------------------------
     async def _route(self, route: Route) -> None:
@@ -237,6 +312,9 @@ class NetworkGuard:
                 await route.fallback()
                 return
             top, page = _top_level(request)
+            if page is not None and not await self.belongs(page):
+                await route.fallback()  # another context's request: not this policy's
+                return
             verdict = await self.judge(request.url, top_level=top)
             if verdict.allowed:
                 await route.fallback()
@@ -268,6 +346,8 @@ class NetworkGuard:
         self._spawn(self._check_redirect(request, top, page))
 
     async def _check_redirect(self, request: Request, top: bool, page: Page | None) -> None:
+        if page is not None and not await self.belongs(page):
+            return
         verdict = await self.judge(request.url, top_level=top)
         if verdict.allowed:
             return
@@ -286,6 +366,8 @@ class NetworkGuard:
         self._spawn(self._check_commit(frame.page, url))
 
     async def _check_commit(self, page: Page, url: str) -> None:
+        if not await self.belongs(page):
+            return
         verdict = await self.judge(url, top_level=True)
         if verdict.allowed:
             return

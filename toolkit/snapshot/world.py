@@ -25,7 +25,7 @@ take one round trip, frame-rooted, with the element found again inside the world
 
 A :class:`World` made with ``engine=None`` runs the same code in the page's main world: that is
 the only choice for pages of a Playwright instance webrefs did not start (``Browser.wrap``),
-and such a page can tamper with it.
+and such a page can tamper with it; adopting them raises an :class:`IsolationWarning`.
 """
 
 from __future__ import annotations
@@ -51,8 +51,16 @@ from .script import script_body
 if TYPE_CHECKING:
     from playwright.async_api import Page, Playwright
 
-__all__ = ["CLICK_PROBE", "ENGINE_NAME", "PRISTINE_KEY", "Spot", "World", "click_responder_js",
-           "engine_source", "register_engine"]
+__all__ = ["CLICK_PROBE", "ENGINE_NAME", "PRISTINE_KEY", "IsolationWarning", "Spot", "World",
+           "click_responder_js", "engine_source", "register_engine"]
+
+class IsolationWarning(UserWarning):
+    """webrefs reads a browser's pages in the pages' own JavaScript world, not in a world of
+    its own: a page can replace the built-ins the reader uses there and so change what a
+    snapshot shows. Only for pages of a Playwright webrefs did not start (``Browser.wrap``,
+    ``from_context``, ``from_browser``), where it cannot register its engine;
+    ``Browser.isolated`` tells which way a browser is read."""
+
 
 ENGINE_NAME = f"webrefs{secrets.token_hex(6)}"
 """Name of the selector engine this process registers (one per Playwright instance)."""
@@ -68,10 +76,11 @@ holding the built-ins webrefs' code in that world needs, as they were before the
 replace them: ``stringify`` (``JSON.stringify``, used on strings only)."""
 
 _RESPONDER_JS = """(() => {
-  const name = %s;
+  const name = %s, PRISTINE = %s;
+  if (Object.prototype.hasOwnProperty.call(window, PRISTINE)) return;  // here already
   try {
     const kept = Object.freeze({ stringify: JSON.stringify.bind(JSON) });
-    Object.defineProperty(window, %s, { value: kept });
+    Object.defineProperty(window, PRISTINE, { value: kept });
   } catch (e) { /* defined already */ }
   const handled = new WeakSet();
   let count = 0;
