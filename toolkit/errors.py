@@ -47,6 +47,9 @@ message and hint is cut to a few hundred characters, values echoed in them are e
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any, ClassVar
 
 __all__ = [
@@ -78,8 +81,11 @@ __all__ = [
     "WebrefsError",
     "WrongTabError",
     "cap",
+    "clip",
     "elide",
     "missing_extra",
+    "redacted",
+    "redacting",
     "translate_playwright_error",
 ]
 
@@ -90,10 +96,42 @@ MAX_HINT_CHARS = 400
 """Longest hint an error keeps."""
 
 
+_REDACTOR: ContextVar[Callable[[str], str] | None] = ContextVar("webrefs_redactor",
+                                                                default=None)
+
+
+@contextmanager
+def redacting(redactor: Callable[[str], str] | None) -> Iterator[None]:
+    """While the block runs (and in every task it starts), :func:`redacted` applies
+    ``redactor``: the tool registry installs the redactor of the policy's secrets around each
+    tool call, so every cut made on the way (:func:`cap`, :func:`elide`, :func:`clip` and the
+    safety layer's ``clean_line``) replaces a secret before it cuts and never leaves part of
+    one."""
+    token = _REDACTOR.set(redactor)
+    try:
+        yield
+    finally:
+        _REDACTOR.reset(token)
+
+
+def redacted(text: str) -> str:
+    """``text`` with the secrets of the call running now replaced (see :func:`redacting`);
+    unchanged outside such a call."""
+    redactor = _REDACTOR.get()
+    return redactor(text) if redactor is not None and text else text
+
+
+def clip(text: str, limit: int) -> str:
+    """The first ``limit`` characters of ``text`` (secrets replaced first)."""
+    text = redacted(text)
+    return text if len(text) <= limit else text[:limit]
+
+
 def elide(value: object, limit: int = 80) -> str:
     """``repr``-like text of ``value`` (a string is quoted) of at most about ``limit``
     characters: a long value keeps its start and end and says how much was left out."""
     if isinstance(value, str):
+        value = redacted(value)
         if len(value) <= limit:
             return repr(value)
         keep = max(limit // 2 - 10, 4)
@@ -107,7 +145,9 @@ def elide(value: object, limit: int = 80) -> str:
 
 
 def cap(text: str, limit: int) -> str:
-    """``text`` cut in the middle to about ``limit`` characters, saying how much was cut."""
+    """``text`` cut in the middle to about ``limit`` characters, saying how much was cut
+    (secrets replaced first, see :func:`redacting`)."""
+    text = redacted(text)
     if len(text) <= limit:
         return text
     keep = max(limit // 2 - 15, 4)

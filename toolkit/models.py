@@ -11,6 +11,8 @@ from typing import Any, Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from .errors import clip
+
 __all__ = [
     "INTERACTIVE_ROLES",
     "ActionResult",
@@ -261,7 +263,7 @@ class ActionResult(_Model):
         if self.new_tabs:
             parts.append(f"opened tab(s) {', '.join(self.new_tabs)}")
         for d in self.dialogs:
-            parts.append(f"{d.type} dialog {d.handled}: {d.message[:200]!r}")
+            parts.append(f"{d.type} dialog {d.handled}: {clip(d.message, 200)!r}")
         return "; ".join(parts) + "."
 
 

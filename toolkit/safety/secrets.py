@@ -1,29 +1,82 @@
-"""Secrets the model names but never sees: ``<secret>name</secret>`` placeholders, which values
-a host may receive, and redaction of every value (also URL-encoded or HTML-escaped) from text.
+"""Secrets the model names but never sees: ``<secret>name</secret>`` placeholders, which values a
+field may receive, and redaction of every value from text and data.
+
+**Where a secret may be typed.** An unscoped secret (``{"name": "value"}``) goes into fields of
+any http(s) origin; a scoped one (``{"*.bank.test": {...}}``) only into fields whose *own*
+frame's origin matches the pattern. The caller passes the field's frame origin
+(``self.origin`` read in that frame), not the top page's URL: a frame of another origin on
+the bank's page, a blank frame it wrote, or a sandboxed frame (origin ``"null"``) gets
+nothing.
+
+**Redaction** (:class:`Redactor`, :func:`redact`) replaces every whole occurrence of a value,
+as it is or encoded, by its placeholder. Each character may appear in any of its common
+spellings, mixed freely (so ``encodeURIComponent``, which leaves ``!'()*~`` alone, and
+Python's ``quote``, which does not, are both caught):
+
+- URL percent-encoding of its UTF-8 bytes, hex digits in either case, encoded again
+  (``%2540``), ``+`` for a space (forms), and JavaScript ``escape()`` (``%E9``, ``%u20AC``);
+- HTML character references: named, decimal, hex, escaped again (``&amp;lt;``);
+- backslash escapes at any depth: JSON and JavaScript (``\\"``, ``\\u00e9``, ``\\x21``,
+  ``\\n``), JSON inside JSON (``\\\\\\"``);
+- a run of white space as any run of white space (pages and snapshots fold them).
+
+Base64 and base64url of the value are caught too, at each of the three byte alignments the
+value can have inside longer base64 (so ``btoa("user:" + value)``, a Basic auth header, is
+caught as well as ``btoa(value)``): the characters that hold only the value's bits are
+replaced; the one or two at each end that also hold a neighbour's bits stay.
+
+**Only whole values are matched, never a prefix.** If a part of a value were replaced, a page
+could print guesses and learn from what was redacted, one character at a time. So text is
+redacted *before* anything cuts it: the snapshot tree and ``get_text`` are redacted as they
+are read (the extractor keeps :meth:`Redactor.slack` characters more of each text for that),
+and while a tool call runs every cut helper (``webrefs.errors.cap``, ``elide``, ``clip``,
+``fence.clean_line``) redacts first (:func:`webrefs.errors.redacting`). Cutting a
+placeholder leaks nothing.
+
+**Short values.** A value shorter than :data:`MIN_REDACT_CHARS` (3) is never searched for:
+it would match everywhere, so redaction cannot protect it (the placeholder still keeps it out
+of the model's own words). From 3 characters up to :data:`MIN_ENCODED_CHARS` (6) a value is
+matched (in every spelling above, base64 aside) only where it stands apart: not inside a
+longer run of letters and digits, so a PIN ``1234`` is hidden in ``PIN: 1234`` but
+``order 5123456`` is left alone. From 6 characters on a value is matched anywhere, base64
+included (its cores are then 6 characters or more; shorter cores would match ordinary
+base64 such as images).
+
+Redaction catches a page that shows a secret the way pages usually do; a page that holds the
+secret and wants it out can always change it further (reverse it, split it), which is why a
+scoped secret is typed only into frames of its own site.
 """
 
 from __future__ import annotations
 
-import html
-import json
+import base64
+import dataclasses
 import re
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
-from urllib.parse import quote, quote_plus
+from functools import lru_cache
+from html.entities import codepoint2name
+from typing import Any, Protocol
+from urllib.parse import urlsplit
+
+from pydantic import BaseModel
 
 from ..errors import InvalidArgumentError
 from .urls import host_matches, parse_url
 
-if TYPE_CHECKING:
-    from .policy import SafetyPolicy
-
-__all__ = ["MIN_REDACT_CHARS", "PLACEHOLDER", "all_secrets", "has_placeholder", "placeholder",
-           "redact", "secrets_for", "substitute"]
+__all__ = ["MIN_ENCODED_CHARS", "MIN_REDACT_CHARS", "PLACEHOLDER", "Redactor", "SecretRules",
+           "all_secrets", "has_placeholder", "placeholder", "redact", "redact_data", "redactor",
+           "same_origin", "secrets_for", "substitute"]
 
 PLACEHOLDER = re.compile(r"<secret>\s*([A-Za-z0-9_.\-]{1,100})\s*</secret>")
 """How the model names a secret in ``web_fill``."""
 MIN_REDACT_CHARS = 3
 """Shorter secret values are not searched for in text (they would match everywhere)."""
+MIN_ENCODED_CHARS = 6
+"""Shorter values (from :data:`MIN_REDACT_CHARS`) are matched only apart from letters and
+digits around them, and not in base64; from this length on, anywhere and in base64 too."""
+MAX_SLACK_CHARS = 4000
+"""Most extra characters the extractor keeps of each text so a value is redacted before the
+text is cut (a longer encoded value straddling a cut keeps its head)."""
 
 
 def placeholder(name: str) -> str:
@@ -34,7 +87,14 @@ def has_placeholder(text: str) -> bool:
     return bool(PLACEHOLDER.search(text))
 
 
-def all_secrets(policy: SafetyPolicy) -> dict[str, str]:
+class SecretRules(Protocol):
+    """The field of a ``SafetyPolicy`` secrets are read from."""
+
+    @property
+    def sensitive_data(self) -> Mapping[str, str | Mapping[str, str]]: ...
+
+
+def all_secrets(policy: SecretRules) -> dict[str, str]:
     """Every secret value by name, whatever its domain (what redaction looks for)."""
     out: dict[str, str] = {}
     for key, value in policy.sensitive_data.items():
@@ -45,11 +105,13 @@ def all_secrets(policy: SafetyPolicy) -> dict[str, str]:
     return out
 
 
-def secrets_for(policy: SafetyPolicy, url: str) -> dict[str, str]:
-    """The secrets that may be typed on the page at ``url``: unscoped ones on any host,
-    scoped ones only on a host matching their pattern (and never off http(s))."""
-    parsed = parse_url(url)
-    if parsed.scheme not in ("http", "https") or parsed.invalid:
+def secrets_for(policy: SecretRules, origin: str) -> dict[str, str]:
+    """The secrets that may be typed into a field whose frame has ``origin`` (an origin such
+    as ``https://bank.test``, or a URL): unscoped ones on any http(s) origin, scoped ones only
+    where the host matches their pattern. An opaque origin (``"null"``: sandboxed frames,
+    ``data:`` documents) and anything off http(s) get none."""
+    parsed = parse_url(origin)
+    if parsed.scheme not in ("http", "https") or parsed.invalid or not parsed.host:
         return {}
     out: dict[str, str] = {}
     for key, value in policy.sensitive_data.items():
@@ -61,14 +123,39 @@ def secrets_for(policy: SafetyPolicy, url: str) -> dict[str, str]:
     return out
 
 
-def substitute(text: str, policy: SafetyPolicy, url: str) -> tuple[str, list[str]]:
-    """``text`` with each placeholder replaced by its value, and the names used. An unknown
-    name, or one not allowed on this page's host, is an :class:`InvalidArgumentError`."""
+def same_origin(origin: str, url: str) -> bool:
+    """Whether ``url`` is of ``origin`` (scheme, host and port; default ports filled in);
+    an opaque origin (``"null"``) is no one's."""
+    a, b = urlsplit(origin.strip()), urlsplit(url.strip())
+    try:
+        ports = (a.port or _DEFAULT_PORTS.get(a.scheme.lower()),
+                 b.port or _DEFAULT_PORTS.get(b.scheme.lower()))
+    except ValueError:
+        return False
+    return (a.scheme.lower() in _DEFAULT_PORTS and bool(a.hostname)
+            and (a.scheme.lower(), a.hostname) == (b.scheme.lower(), b.hostname)
+            and ports[0] == ports[1])
+
+
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+def _where(origin: str) -> str:
+    parsed = parse_url(origin)
+    if parsed.scheme in ("http", "https") and parsed.host and not parsed.invalid:
+        return f"a field of {parsed.host}"
+    return "a field whose frame has no site of its own (sandboxed, data: or blank)"
+
+
+def substitute(text: str, policy: SecretRules, origin: str) -> tuple[str, list[str]]:
+    """``text`` with each placeholder replaced by its value, and the names used. ``origin``
+    is the origin of the frame the field is in. An unknown name, or one not allowed there,
+    is an :class:`InvalidArgumentError`."""
     names = PLACEHOLDER.findall(text)
     if not names:
         return text, []
     known = all_secrets(policy)
-    allowed = secrets_for(policy, url)
+    allowed = secrets_for(policy, origin)
     for name in names:
         if name not in known:
             listed = ", ".join(sorted(known)) or "none"
@@ -77,26 +164,213 @@ def substitute(text: str, policy: SafetyPolicy, url: str) -> tuple[str, list[str
                 hint=f"Secrets you may use: {listed}.")
         if name not in allowed:
             raise InvalidArgumentError(
-                f"The secret {name[:60]!r} may not be typed on this site "
-                f"({parse_url(url).host or url[:80]}); nothing was typed.",
-                hint="Use it only on the site it belongs to.")
+                f"The secret {name[:60]!r} may not be typed into {_where(origin)}; nothing "
+                "was typed.",
+                hint="Use it only in a field of the site it belongs to (a frame of another "
+                "site on that page is not that site).")
     return PLACEHOLDER.sub(lambda m: allowed[m.group(1)], text), names
 
 
-def _forms(value: str) -> list[str]:
-    forms = {value, quote(value, safe=""), quote_plus(value), html.escape(value),
-             html.escape(value, quote=False), json.dumps(value)[1:-1]}
-    return sorted((f for f in forms if len(f) >= MIN_REDACT_CHARS), key=len, reverse=True)
+# -- patterns ---------------------------------------------------------------------------------
+def _hex(number: int, width: int = 0) -> str:
+    """A pattern for ``number`` in hex, either case, zero-padded to ``width``."""
+    digits = format(number, "x").rjust(width, "0")
+    return "".join(f"[{d}{d.upper()}]" if d.isalpha() else d for d in digits)
+
+
+_PCT = "%(?:25)*"  # a percent sign, maybe itself percent-encoded (%2520)
+_AMP = "&(?:amp;)*"  # an ampersand, maybe itself escaped (&amp;lt;)
+_BS = r"\\+"  # one or more backslashes (an escape, maybe escaped again)
+_SHORT_ESCAPES = {"\n": "n", "\t": "t", "\r": "r", "\b": "b", "\f": "f", "\v": "v", "\0": "0"}
+_WHITE = (" ", "\t", "\n", "\r", "\xa0")
+
+
+def _spellings(ch: str) -> list[str]:
+    """Regex alternatives for one character: itself and its encodings."""
+    cp = ord(ch)
+    alts = ["".join(_PCT + _hex(b, 2) for b in ch.encode("utf-8"))]
+    if 128 <= cp < 256:
+        alts.append(_PCT + _hex(cp, 2))  # escape(): Latin-1
+    elif 256 <= cp <= 0xFFFF:
+        alts.append(_PCT + "[uU]" + _hex(cp, 4))  # escape(): %uXXXX
+    alts.append(f"{_AMP}#0*{cp};")
+    alts.append(f"{_AMP}#[xX]0*{_hex(cp)};")
+    name = codepoint2name.get(cp)
+    if name:
+        alts.append(f"{_AMP}{name};")
+    if ch == "'":
+        alts.append(f"{_AMP}apos;")
+    if cp <= 0xFFFF:
+        alts.append(f"{_BS}[uU]{_hex(cp, 4)}")
+    else:
+        high, low = 0xD800 + ((cp - 0x10000) >> 10), 0xDC00 + ((cp - 0x10000) & 0x3FF)
+        alts.append(f"{_BS}u{_hex(high, 4)}{_BS}u{_hex(low, 4)}")
+        alts.append(f"{_BS}u\\{{0*{_hex(cp)}\\}}")
+    if cp < 256:
+        alts.append(f"{_BS}[xX]{_hex(cp, 2)}")
+    if ch in _SHORT_ESCAPES:
+        alts.append(_BS + _SHORT_ESCAPES[ch])
+    alts.append(r"\\*" + re.escape(ch))  # as it is, maybe backslash-escaped
+    return alts
+
+
+@lru_cache(maxsize=1)
+def _white_unit() -> str:
+    alts = [r"\s", r"\+"] + [a for ch in _WHITE for a in _spellings(ch)]
+    return "(?:" + "|".join(alts) + ")"
+
+
+def _value_pattern(value: str) -> str:
+    """A pattern matching ``value`` with each character in any of its spellings."""
+    runs = re.findall(r"\s+|\S", value)
+    units: list[str] = []
+    for i, run in enumerate(runs):
+        if run.isspace():
+            edge = i == 0 or i == len(runs) - 1  # pages trim: the value's own edges may go
+            units.append(_white_unit() + ("*" if edge else "+"))
+        else:
+            units.append("(?:" + "|".join(_spellings(run)) + ")")
+    body = "".join(units)
+    if len(value) < MIN_ENCODED_CHARS:  # short: only apart from letters and digits
+        if value[:1].isalnum():
+            body = "(?<![0-9A-Za-z])" + body
+        if value[-1:].isalnum():
+            body += "(?![0-9A-Za-z])"
+    return body
+
+
+def _base64_forms(value: str) -> list[str]:
+    """Base64 and base64url of ``value``: whole, and the characters that carry only its bits
+    at each alignment inside longer base64 (longest first)."""
+    raw = value.encode("utf-8")
+    forms: set[str] = set()
+    whole = base64.b64encode(raw).decode()
+    forms |= {whole, whole.rstrip("=")}
+    for shift in range(3):
+        enc = base64.b64encode(b"\0" * shift + raw).decode().rstrip("=")
+        first = -(-8 * shift // 6)  # the first character holding only the value's bits
+        last = (8 * shift + 8 * len(raw)) // 6  # one past the last such character
+        core = enc[first:last]
+        if len(core) >= MIN_ENCODED_CHARS:
+            forms.add(core)
+    forms |= {f.replace("+", "-").replace("/", "_") for f in forms}
+    return sorted(forms, key=len, reverse=True)
+
+
+def _longest_spelling(value: str) -> int:
+    """Length of the value in the longest of its usual single encodings."""
+    raw = value.encode("utf-8")
+    return max(len(value), 3 * len(raw), 6 * len(value), len(base64.b64encode(raw)))
+
+
+_KEEP = r"<secret>\s*[A-Za-z0-9_.\-]{1,100}\s*</secret>"  # a placeholder: kept as it is
+
+
+class Redactor:
+    """Every secret of a mapping compiled into one pattern; calling it redacts a text.
+
+    Build it with :func:`redactor` (cached); an empty one (no value long enough) changes
+    nothing and is false."""
+
+    def __init__(self, secrets: tuple[tuple[str, str], ...]) -> None:
+        searched = sorted(((n, v) for n, v in secrets if len(v) >= MIN_REDACT_CHARS),
+                          key=lambda p: (-len(p[1]), p[0]))
+        self.names: tuple[str, ...] = tuple(n for n, _ in searched)
+        parts = [f"(?P<k>{_KEEP})"]
+        for i, (_, value) in enumerate(searched):
+            alts = [_value_pattern(value)]
+            if len(value) >= MIN_ENCODED_CHARS:
+                alts += [re.escape(f) for f in _base64_forms(value)]
+            parts.append(f"(?P<s{i}>" + "|".join(alts) + ")")
+        self.pattern: re.Pattern[str] | None = (re.compile("|".join(parts)) if searched
+                                                else None)
+        self.slack: int = min(MAX_SLACK_CHARS, max((_longest_spelling(v) for _, v in searched),
+                                                   default=0))
+        """Extra characters a text must keep past a cut so a value straddling the cut is
+        still whole when redacted."""
+
+    def __bool__(self) -> bool:
+        return self.pattern is not None
+
+    def _sub(self, match: re.Match[str]) -> str:
+        group = match.lastgroup
+        if group is None or group == "k":
+            return match.group(0)
+        return placeholder(self.names[int(group[1:])])
+
+    def __call__(self, text: str) -> str:
+        """``text`` with every secret value (in every spelling) replaced by its placeholder;
+        the same object when nothing was found."""
+        if self.pattern is None or not text:
+            return text
+        out, count = self.pattern.subn(self._sub, text)
+        return out if count and out != text else text
+
+    def data(self, value: Any) -> Any:
+        """:func:`redact_data` with this redactor."""
+        return _walk(value, self) if self.pattern is not None else value
+
+
+@lru_cache(maxsize=16)
+def _compiled(items: tuple[tuple[str, str], ...]) -> Redactor:
+    return Redactor(items)
+
+
+def redactor(secrets: Mapping[str, str]) -> Redactor:
+    """The (cached) :class:`Redactor` of ``secrets`` (name to value)."""
+    return _compiled(tuple(sorted((str(k), str(v)) for k, v in secrets.items())))
 
 
 def redact(text: str, secrets: Mapping[str, str]) -> str:
-    """``text`` with every secret value (and its URL-encoded, HTML-escaped and JSON-escaped
-    forms) replaced by its placeholder."""
+    """``text`` with every secret value, in every spelling the module docstring lists,
+    replaced by its placeholder."""
     if not secrets or not text:
         return text
-    pairs = sorted(((form, name) for name, value in secrets.items() for form in _forms(value)),
-                   key=lambda p: len(p[0]), reverse=True)
-    for form, name in pairs:
-        if form in text:
-            text = text.replace(form, placeholder(name))
-    return text
+    return redactor(secrets)(text)
+
+
+def redact_data(value: Any, secrets: Mapping[str, str]) -> Any:
+    """``value`` with every string in it redacted: strings, lists, tuples, dicts (keys too),
+    pydantic models (their serialized fields) and dataclass instances, rebuilt only where
+    something changed (the same object otherwise)."""
+    if not secrets:
+        return value
+    return redactor(secrets).data(value)
+
+
+def _walk(value: Any, sub: Redactor) -> Any:
+    if isinstance(value, str):
+        return sub(value)
+    if isinstance(value, BaseModel):
+        update: dict[str, Any] = {}
+        for name, info in type(value).model_fields.items():
+            if info.exclude:
+                continue
+            old = getattr(value, name)
+            new = _walk(old, sub)
+            if new is not old:
+                update[name] = new
+        return value.model_copy(update=update) if update else value
+    if isinstance(value, (list, tuple)):
+        items = [_walk(v, sub) for v in value]
+        if all(a is b for a, b in zip(items, value, strict=True)):
+            return value
+        if isinstance(value, list):
+            return items
+        return type(value)(*items) if hasattr(value, "_fields") else type(value)(items)
+    if isinstance(value, dict):
+        pairs = [(_walk(k, sub), _walk(v, sub)) for k, v in value.items()]
+        if all(k is k0 and v is v0 for (k, v), (k0, v0) in zip(pairs, value.items(),
+                                                                strict=True)):
+            return value
+        return dict(pairs)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        fields = [f for f in dataclasses.fields(value) if f.init]
+        changed = {}
+        for f in fields:
+            old = getattr(value, f.name)
+            new = _walk(old, sub)
+            if new is not old:
+                changed[f.name] = new
+        return dataclasses.replace(value, **changed) if changed else value
+    return value
