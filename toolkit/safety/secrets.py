@@ -179,64 +179,70 @@ def _hex(number: int, width: int = 0) -> str:
 
 
 _PCT = "%(?:25)*"  # a percent sign, maybe itself percent-encoded (%2520)
-_AMP = "&(?:amp;)*"  # an ampersand, maybe itself escaped (&amp;lt;)
-_BS = r"\\+"  # one or more backslashes (an escape, maybe escaped again)
+# the signs that start an HTML reference or an escape, as they are or percent-encoded (an
+# escaped value put into a URL: encodeURIComponent(JSON.stringify(value)))
+_AND, _SEMI, _HASH = f"(?:&|{_PCT}26)", f"(?:;|{_PCT}3[bB])", f"(?:#|{_PCT}23)"
+_AMP = f"{_AND}(?:amp{_SEMI})*"  # an ampersand, maybe itself escaped (&amp;lt;)
+_ONE_BS = f"(?:\\\\|{_PCT}5[cC])"
+_BS = _ONE_BS + "+"  # one or more backslashes (an escape, maybe escaped again)
 _SHORT_ESCAPES = {"\n": "n", "\t": "t", "\r": "r", "\b": "b", "\f": "f", "\v": "v", "\0": "0"}
 _WHITE = (" ", "\t", "\n", "\r", "\xa0")
 
 
-def _spellings(ch: str) -> list[str]:
-    """Regex alternatives for one character: itself and its encodings."""
+def _spelling(ch: str) -> str:
+    """A pattern for one character: itself or one of its encodings, maybe after escaping
+    backslashes (a backslash escape of a quote, then put into JSON or a URL)."""
     cp = ord(ch)
-    alts = ["".join(_PCT + _hex(b, 2) for b in ch.encode("utf-8"))]
+    plain = [re.escape(ch), "".join(_PCT + _hex(b, 2) for b in ch.encode("utf-8"))]
     if 128 <= cp < 256:
-        alts.append(_PCT + _hex(cp, 2))  # escape(): Latin-1
+        plain.append(_PCT + _hex(cp, 2))  # escape(): Latin-1
     elif 256 <= cp <= 0xFFFF:
-        alts.append(_PCT + "[uU]" + _hex(cp, 4))  # escape(): %uXXXX
-    alts.append(f"{_AMP}#0*{cp};")
-    alts.append(f"{_AMP}#[xX]0*{_hex(cp)};")
+        plain.append(_PCT + "[uU]" + _hex(cp, 4))  # escape(): %uXXXX
+    plain.append(f"{_AMP}{_HASH}0*{cp}{_SEMI}")
+    plain.append(f"{_AMP}{_HASH}[xX]0*{_hex(cp)}{_SEMI}")
     name = codepoint2name.get(cp)
     if name:
-        alts.append(f"{_AMP}{name};")
+        plain.append(f"{_AMP}{name}{_SEMI}")
     if ch == "'":
-        alts.append(f"{_AMP}apos;")
+        plain.append(f"{_AMP}apos{_SEMI}")
+    escaped = []  # after at least one backslash
     if cp <= 0xFFFF:
-        alts.append(f"{_BS}[uU]{_hex(cp, 4)}")
+        escaped.append(f"[uU]{_hex(cp, 4)}")
     else:
         high, low = 0xD800 + ((cp - 0x10000) >> 10), 0xDC00 + ((cp - 0x10000) & 0x3FF)
-        alts.append(f"{_BS}u{_hex(high, 4)}{_BS}u{_hex(low, 4)}")
-        alts.append(f"{_BS}u\\{{0*{_hex(cp)}\\}}")
+        escaped.append(f"u{_hex(high, 4)}{_BS}u{_hex(low, 4)}")
+        escaped.append(f"u\\{{0*{_hex(cp)}\\}}")
     if cp < 256:
-        alts.append(f"{_BS}[xX]{_hex(cp, 2)}")
+        escaped.append(f"[xX]{_hex(cp, 2)}")
     if ch in _SHORT_ESCAPES:
-        alts.append(_BS + _SHORT_ESCAPES[ch])
-    alts.append(r"\\*" + re.escape(ch))  # as it is, maybe backslash-escaped
-    return alts
+        escaped.append(_SHORT_ESCAPES[ch])
+    return (f"(?:{_ONE_BS}*(?:{'|'.join(plain)})|{_BS}(?:{'|'.join(escaped)}))")
 
 
 @lru_cache(maxsize=1)
 def _white_unit() -> str:
-    alts = [r"\s", r"\+"] + [a for ch in _WHITE for a in _spellings(ch)]
-    return "(?:" + "|".join(alts) + ")"
+    # a form's + for a space, maybe percent-encoded again (a form value put into a URL)
+    plus = f"\\+|{_PCT}2[bB]"
+    return "(?:" + "|".join([r"\s", plus] + [_spelling(ch) for ch in _WHITE]) + ")"
 
 
 def _value_pattern(value: str) -> str:
-    """A pattern matching ``value`` with each character in any of its spellings."""
-    runs = re.findall(r"\s+|\S", value)
-    units: list[str] = []
-    for i, run in enumerate(runs):
-        if run.isspace():
-            edge = i == 0 or i == len(runs) - 1  # pages trim: the value's own edges may go
-            units.append(_white_unit() + ("*" if edge else "+"))
-        else:
-            units.append("(?:" + "|".join(_spellings(run)) + ")")
+    """A pattern matching ``value`` (without white space at its ends: pages trim) with each
+    character in any of its spellings."""
+    units = [_white_unit() + "+" if run.isspace() else _spelling(run)
+             for run in re.findall(r"\s+|\S", value.strip())]
     body = "".join(units)
-    if len(value) < MIN_ENCODED_CHARS:  # short: only apart from letters and digits
-        if value[:1].isalnum():
+    if len(value.strip()) < MIN_ENCODED_CHARS:  # short: only apart from letters and digits
+        if value.strip()[:1].isalnum():
             body = "(?<![0-9A-Za-z])" + body
-        if value[-1:].isalnum():
+        if value.strip()[-1:].isalnum():
             body += "(?![0-9A-Za-z])"
     return body
+
+
+def _first_chars(value: str) -> set[str]:
+    """Every character a match of ``value`` (in any spelling) can start with."""
+    return {value.strip()[:1], "\\", "%", "&"}
 
 
 def _base64_forms(value: str) -> list[str]:
@@ -257,6 +263,14 @@ def _base64_forms(value: str) -> list[str]:
     return sorted(forms, key=len, reverse=True)
 
 
+_B64_SIGNS = {"+": f"(?:\\+|{_PCT}2[bB])", "/": f"(?:/|{_PCT}2[fF])", "=": f"(?:=|{_PCT}3[dD])"}
+
+
+def _base64_pattern(form: str) -> str:
+    """``form`` (base64 text), its ``+``, ``/`` and ``=`` maybe percent-encoded (in a URL)."""
+    return "".join(_B64_SIGNS.get(c, c) for c in form)
+
+
 def _longest_spelling(value: str) -> int:
     """Length of the value in the longest of its usual single encodings."""
     raw = value.encode("utf-8")
@@ -273,17 +287,23 @@ class Redactor:
     nothing and is false."""
 
     def __init__(self, secrets: tuple[tuple[str, str], ...]) -> None:
-        searched = sorted(((n, v) for n, v in secrets if len(v) >= MIN_REDACT_CHARS),
+        searched = sorted(((n, v) for n, v in secrets if len(v.strip()) >= MIN_REDACT_CHARS),
                           key=lambda p: (-len(p[1]), p[0]))
         self.names: tuple[str, ...] = tuple(n for n, _ in searched)
         parts = [f"(?P<k>{_KEEP})"]
+        first = {"<"}
         for i, (_, value) in enumerate(searched):
             alts = [_value_pattern(value)]
-            if len(value) >= MIN_ENCODED_CHARS:
-                alts += [re.escape(f) for f in _base64_forms(value)]
+            first |= _first_chars(value)
+            if len(value.strip()) >= MIN_ENCODED_CHARS:
+                forms = _base64_forms(value)
+                alts += [_base64_pattern(f) for f in forms]
+                first |= {f[0] for f in forms}
             parts.append(f"(?P<s{i}>" + "|".join(alts) + ")")
-        self.pattern: re.Pattern[str] | None = (re.compile("|".join(parts)) if searched
-                                                else None)
+        # a look at the first character lets the search skip most places at once
+        ahead = "(?=[" + "".join(re.escape(c) for c in sorted(first)) + "])"
+        self.pattern: re.Pattern[str] | None = (
+            re.compile(ahead + "(?:" + "|".join(parts) + ")") if searched else None)
         self.slack: int = min(MAX_SLACK_CHARS, max((_longest_spelling(v) for _, v in searched),
                                                    default=0))
         """Extra characters a text must keep past a cut so a value straddling the cut is
