@@ -53,6 +53,7 @@ import base64
 import dataclasses
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 from functools import lru_cache
 from html.entities import codepoint2name
 from typing import Any, Protocol
@@ -189,22 +190,26 @@ _SHORT_ESCAPES = {"\n": "n", "\t": "t", "\r": "r", "\b": "b", "\f": "f", "\v": "
 _WHITE = (" ", "\t", "\n", "\r", "\xa0")
 
 
+@lru_cache(maxsize=4096)
 def _spelling(ch: str) -> str:
     """A pattern for one character: itself or one of its encodings, maybe after escaping
     backslashes (a backslash escape of a quote, then put into JSON or a URL)."""
     cp = ord(ch)
-    plain = [re.escape(ch), "".join(_PCT + _hex(b, 2) for b in ch.encode("utf-8"))]
+    # the longest spellings first: a character takes the first that fits, and the next one
+    # never makes it try another (see _Secret.match)
+    refs = [f"{_HASH}(?:0*{cp}|[xX]0*{_hex(cp)})"]  # HTML references: &#233; &#xE9; &eacute;
+    name = codepoint2name.get(cp)
+    if name:
+        refs.append(name)
+    if ch == "'":
+        refs.append("apos")
+    plain = [f"{_AMP}(?:{'|'.join(refs)}){_SEMI}",
+             "".join(_PCT + _hex(b, 2) for b in ch.encode("utf-8"))]
     if 128 <= cp < 256:
         plain.append(_PCT + _hex(cp, 2))  # escape(): Latin-1
     elif 256 <= cp <= 0xFFFF:
         plain.append(_PCT + "[uU]" + _hex(cp, 4))  # escape(): %uXXXX
-    plain.append(f"{_AMP}{_HASH}0*{cp}{_SEMI}")
-    plain.append(f"{_AMP}{_HASH}[xX]0*{_hex(cp)}{_SEMI}")
-    name = codepoint2name.get(cp)
-    if name:
-        plain.append(f"{_AMP}{name}{_SEMI}")
-    if ch == "'":
-        plain.append(f"{_AMP}apos{_SEMI}")
+    plain.append(re.escape(ch))
     escaped = []  # after at least one backslash
     if cp <= 0xFFFF:
         escaped.append(f"[uU]{_hex(cp, 4)}")
@@ -216,33 +221,31 @@ def _spelling(ch: str) -> str:
         escaped.append(f"[xX]{_hex(cp, 2)}")
     if ch in _SHORT_ESCAPES:
         escaped.append(_SHORT_ESCAPES[ch])
-    return (f"(?:{_ONE_BS}*(?:{'|'.join(plain)})|{_BS}(?:{'|'.join(escaped)}))")
+    # as few escaping backslashes as fit: the rest may start the next character's escape
+    return f"(?:{_ONE_BS}*?(?:{'|'.join(plain)})|{_BS}(?:{'|'.join(escaped)}))"
 
 
 @lru_cache(maxsize=1)
 def _white_unit() -> str:
     # a form's + for a space, maybe percent-encoded again (a form value put into a URL)
-    plus = f"\\+|{_PCT}2[bB]"
-    return "(?:" + "|".join([r"\s", plus] + [_spelling(ch) for ch in _WHITE]) + ")"
+    alts = [r"\s", f"\\+|{_PCT}2[bB]"]
+    return "(?:" + "|".join(alts + [_spelling(ch) for ch in _WHITE]) + ")"
 
 
-def _value_pattern(value: str) -> str:
-    """A pattern matching ``value`` (without white space at its ends: pages trim) with each
-    character in any of its spellings."""
-    units = [_white_unit() + "+" if run.isspace() else _spelling(run)
-             for run in re.findall(r"\s+|\S", value.strip())]
-    body = "".join(units)
-    if len(value.strip()) < MIN_ENCODED_CHARS:  # short: only apart from letters and digits
-        if value.strip()[:1].isalnum():
-            body = "(?<![0-9A-Za-z])" + body
-        if value.strip()[-1:].isalnum():
-            body += "(?![0-9A-Za-z])"
-    return body
+@lru_cache(maxsize=4096)
+def _unit(run: str, after: str = "") -> re.Pattern[str]:
+    """The compiled pattern of one character of a value, or of a run of white space (any run
+    of white space or its spellings) followed in the value by ``after``; compiled once per
+    character, whatever the value."""
+    if run.isspace():  # before a +, the shortest run: the + may look like a form's space
+        return re.compile(_white_unit() + ("+?" if after == "+" else "+"))
+    return re.compile(_spelling(run))
 
 
-def _first_chars(value: str) -> set[str]:
-    """Every character a match of ``value`` (in any spelling) can start with."""
-    return {value.strip()[:1], "\\", "%", "&"}
+def _units(value: str) -> list[re.Pattern[str]]:
+    runs = re.findall(r"\s+|\S", value.strip())
+    return [_unit(run, runs[i + 1][:1] if i + 1 < len(runs) and run.isspace() else "")
+            for i, run in enumerate(runs)]
 
 
 def _base64_forms(value: str) -> list[str]:
@@ -278,57 +281,134 @@ def _longest_spelling(value: str) -> int:
 
 
 _KEEP = r"<secret>\s*[A-Za-z0-9_.\-]{1,100}\s*</secret>"  # a placeholder: kept as it is
+_LEAD = 3
+"""Characters of a value the search for places to try it matches in one pattern."""
+
+
+@dataclass(frozen=True)
+class _Secret:
+    name: str
+    value: str
+    """Without white space at its ends (pages trim)."""
+    units: tuple[re.Pattern[str], ...]
+    short: bool
+    """Matched only apart from letters and digits (and not in base64)."""
+
+    def match(self, text: str, at: int) -> int | None:
+        """Where a whole spelling of the value starting at ``at`` ends, or ``None``. Each
+        character takes the first of its spellings that fits (encoded ones before the
+        character itself), without going back to try another."""
+        pos = at
+        for unit in self.units:
+            m = unit.match(text, pos)
+            if m is None:
+                return None
+            pos = m.end()
+        if self.short and ((self.value[0].isalnum() and at > 0 and _alnum(text[at - 1]))
+                           or (self.value[-1].isalnum() and pos < len(text)
+                               and _alnum(text[pos]))):
+            return None
+        return pos
+
+
+def _ahead(chars: set[str]) -> str:
+    """A look at the first character: it lets a search skip most places at once."""
+    return "(?=[" + "".join(re.escape(c) for c in sorted(chars)) + "])"
+
+
+def _alnum(ch: str) -> bool:
+    return ch.isascii() and ch.isalnum()
+
+
+def _secret(name: str, value: str) -> _Secret:
+    core = value.strip()
+    return _Secret(name, core, tuple(_units(core)), len(core) < MIN_ENCODED_CHARS)
 
 
 class Redactor:
-    """Every secret of a mapping compiled into one pattern; calling it redacts a text.
+    """Every secret of a mapping, ready to search for; calling it redacts a text.
 
-    Build it with :func:`redactor` (cached); an empty one (no value long enough) changes
-    nothing and is false."""
+    Build it with :func:`redactor` (cached). One pattern finds the places where a value's
+    first characters (in any spelling), a base64 form or a placeholder start; a value is then
+    followed character by character with patterns compiled once per character, so a long
+    value costs no more to prepare than a short one. An empty redactor (no value long enough)
+    changes nothing and is false."""
 
     def __init__(self, secrets: tuple[tuple[str, str], ...]) -> None:
         searched = sorted(((n, v) for n, v in secrets if len(v.strip()) >= MIN_REDACT_CHARS),
-                          key=lambda p: (-len(p[1]), p[0]))
-        self.names: tuple[str, ...] = tuple(n for n, _ in searched)
-        parts = [f"(?P<k>{_KEEP})"]
-        first = {"<"}
+                          key=lambda p: (-len(p[1].strip()), p[0]))
+        self._secrets = [_secret(n, v) for n, v in searched]
+        leads, forms = [], []
+        first, first64 = {"<", "\\", "%", "&"}, set()
         for i, (_, value) in enumerate(searched):
-            alts = [_value_pattern(value)]
-            first |= _first_chars(value)
+            leads.append("".join(u.pattern for u in _units(value)[:_LEAD]))
+            first.add(value.strip()[:1])
             if len(value.strip()) >= MIN_ENCODED_CHARS:
-                forms = _base64_forms(value)
-                alts += [_base64_pattern(f) for f in forms]
-                first |= {f[0] for f in forms}
-            parts.append(f"(?P<s{i}>" + "|".join(alts) + ")")
-        # a look at the first character lets the search skip most places at once
-        ahead = "(?=[" + "".join(re.escape(c) for c in sorted(first)) + "])"
-        self.pattern: re.Pattern[str] | None = (
-            re.compile(ahead + "(?:" + "|".join(parts) + ")") if searched else None)
+                for form in _base64_forms(value):
+                    forms.append(f"(?P<b{i}_{len(forms)}>{_base64_pattern(form)})")
+                    first64.add(form[0])
+        self._start = (re.compile(_ahead(first) + "(?:" + "|".join([f"(?P<k>{_KEEP})", *leads])
+                                  + ")") if searched else None)
+        self._base64 = re.compile(_ahead(first64) + "(?:" + "|".join(forms) + ")") if forms \
+            else None
         self.slack: int = min(MAX_SLACK_CHARS, max((_longest_spelling(v) for _, v in searched),
                                                    default=0))
         """Extra characters a text must keep past a cut so a value straddling the cut is
         still whole when redacted."""
 
     def __bool__(self) -> bool:
-        return self.pattern is not None
+        return self._start is not None
 
-    def _sub(self, match: re.Match[str]) -> str:
-        group = match.lastgroup
-        if group is None or group == "k":
-            return match.group(0)
-        return placeholder(self.names[int(group[1:])])
+    def _at(self, text: str, at: int) -> tuple[int, str] | None:
+        """The end and name of a secret spelled from ``at`` (longest value first)."""
+        for secret in self._secrets:
+            end = secret.match(text, at)
+            if end is not None and end > at:
+                return end, secret.name
+        if self._base64 is not None:
+            m = self._base64.match(text, at)
+            if m is not None and m.lastgroup is not None:
+                index = int(m.lastgroup[1:].split("_", 1)[0])
+                return m.end(), self._secrets[index].name
+        return None
 
     def __call__(self, text: str) -> str:
         """``text`` with every secret value (in every spelling) replaced by its placeholder;
         the same object when nothing was found."""
-        if self.pattern is None or not text:
+        if self._start is None or not text:
             return text
-        out, count = self.pattern.subn(self._sub, text)
-        return out if count and out != text else text
+        parts: list[str] = []
+        done = pos = 0
+        b: re.Match[str] | None = None
+        more_base64 = self._base64 is not None
+        while True:
+            m = self._start.search(text, pos)
+            if more_base64 and self._base64 is not None and (b is None or b.start() < pos):
+                b = self._base64.search(text, pos)  # the next one, kept until passed
+                more_base64 = b is not None
+            if b is not None and b.start() >= pos and (m is None or b.start() < m.start()):
+                m = b  # base64 of a value starts where its first characters do not
+            if m is None:
+                break
+            at = m.start()
+            if m.lastgroup == "k":
+                pos = m.end()
+                continue
+            found = self._at(text, at)
+            if found is None:
+                pos = at + 1
+                continue
+            end, name = found
+            parts += [text[done:at], placeholder(name)]
+            done = pos = end
+        if not parts:
+            return text
+        parts.append(text[done:])
+        return "".join(parts)
 
     def data(self, value: Any) -> Any:
         """:func:`redact_data` with this redactor."""
-        return _walk(value, self) if self.pattern is not None else value
+        return _walk(value, self) if self._start is not None else value
 
 
 @lru_cache(maxsize=16)
