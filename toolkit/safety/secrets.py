@@ -275,14 +275,18 @@ def _base64_pattern(form: str) -> str:
 
 
 def _longest_spelling(value: str) -> int:
-    """Length of the value in the longest of its usual single encodings."""
-    raw = value.encode("utf-8")
-    return max(len(value), 3 * len(raw), 6 * len(value), len(base64.b64encode(raw)))
+    """Length of the value in the longest of its usual encodings: percent-encoded UTF-8 (as
+    long as JSON's ``\\uXXXX`` of any character beyond ASCII, longer than HTML's and
+    base64); a value escaped character by character (``&#105;``) may be longer."""
+    return 3 * len(value.encode("utf-8"))
 
 
 _KEEP = r"<secret>\s*[A-Za-z0-9_.\-]{1,100}\s*</secret>"  # a placeholder: kept as it is
-_LEAD = 3
-"""Characters of a value the search for places to try it matches in one pattern."""
+_B64_HEAD = 6
+"""Characters a base64 form is first searched for by (it has no +, / or = among them)."""
+_LEAD = 6
+"""Characters of a value the search for places to try it matches in one pattern (all of a
+short value, with its rule on letters and digits around it)."""
 
 
 @dataclass(frozen=True)
@@ -325,75 +329,133 @@ def _secret(name: str, value: str) -> _Secret:
     return _Secret(name, core, tuple(_units(core)), len(core) < MIN_ENCODED_CHARS)
 
 
+@dataclass(frozen=True)
+class _Head:
+    """A plain string a spelling of a value starts with (its first letters and digits, which
+    every usual encoding leaves as they are, or the first characters of a base64 form): found
+    by a plain string search, then checked with ``pattern`` (the value's first characters in
+    any spelling, or the whole base64 form with its signs maybe percent-encoded)."""
+
+    index: int
+    text: str
+    pattern: re.Pattern[str]
+    base64: bool = False
+
+
+def _alnum_head(value: str) -> str:
+    m = re.match(r"[0-9A-Za-z]{1,6}", value)
+    return m.group(0) if m is not None else ""
+
+
 class Redactor:
     """Every secret of a mapping, ready to search for; calling it redacts a text.
 
-    Build it with :func:`redactor` (cached). One pattern finds the places where a value's
-    first characters (in any spelling), a base64 form or a placeholder start; a value is then
-    followed character by character with patterns compiled once per character, so a long
-    value costs no more to prepare than a short one. An empty redactor (no value long enough)
-    changes nothing and is false."""
+    Build it with :func:`redactor` (cached). Places where a spelling may start are found by
+    plain string searches (a value's first letters and digits, a base64 form's first
+    characters) and by one pattern for spellings that start with a sign (``%``, ``&``, a
+    backslash, or a value's own first character when it is no letter or digit) and for
+    placeholders; a value is then followed character by character with patterns compiled once
+    per character, so a long value costs no more to prepare than a short one. An empty
+    redactor (no value long enough) changes nothing and is false."""
 
     def __init__(self, secrets: tuple[tuple[str, str], ...]) -> None:
         searched = sorted(((n, v) for n, v in secrets if len(v.strip()) >= MIN_REDACT_CHARS),
                           key=lambda p: (-len(p[1].strip()), p[0]))
         self._secrets = [_secret(n, v) for n, v in searched]
-        leads, forms = [], []
-        first, first64 = {"<", "\\", "%", "&"}, set()
+        self._heads: list[_Head] = []
+        leads: list[str] = []
+        loose: list[str] = []  # base64 forms that start with a sign (rare)
+        signs = {"<", "\\", "%", "&"}
         for i, (_, value) in enumerate(searched):
-            leads.append("".join(u.pattern for u in _units(value)[:_LEAD]))
-            first.add(value.strip()[:1])
-            if len(value.strip()) >= MIN_ENCODED_CHARS:
-                for form in _base64_forms(value):
-                    forms.append(f"(?P<b{i}_{len(forms)}>{_base64_pattern(form)})")
-                    first64.add(form[0])
-        self._start = (re.compile(_ahead(first) + "(?:" + "|".join([f"(?P<k>{_KEEP})", *leads])
-                                  + ")") if searched else None)
-        self._base64 = re.compile(_ahead(first64) + "(?:" + "|".join(forms) + ")") if forms \
-            else None
+            core = value.strip()
+            lead = "".join(u.pattern for u in _units(core)[:_LEAD])
+            if len(core) < MIN_ENCODED_CHARS:  # short: apart from letters and digits
+                lead = (("(?<![0-9A-Za-z])" if core[0].isalnum() else "") + lead
+                        + ("(?![0-9A-Za-z])" if core[-1].isalnum() else ""))
+            leads.append(lead)
+            head = _alnum_head(core)
+            if head:
+                self._heads.append(_Head(i, head, re.compile(lead)))
+            else:
+                signs.add(core[0])
+            if len(core) < MIN_ENCODED_CHARS:
+                continue
+            for form in _base64_forms(core):
+                plain = re.match(r"[^+/=]*", form)
+                if plain is not None and len(plain.group(0)) >= _B64_HEAD:
+                    self._heads.append(_Head(i, plain.group(0)[:_B64_HEAD],
+                                             re.compile(_base64_pattern(form)), base64=True))
+                else:
+                    loose.append(f"(?P<b{i}_{len(loose)}>{_base64_pattern(form)})")
+        self._signs = (re.compile(_ahead(signs) + "(?:" + "|".join(
+            [f"(?P<k>{_KEEP})", *leads]) + ")")
+            if searched else None)
+        """Placeholders, and spellings that start with a sign."""
+        self._loose = re.compile("|".join(loose)) if loose else None
         self.slack: int = min(MAX_SLACK_CHARS, max((_longest_spelling(v) for _, v in searched),
                                                    default=0))
         """Extra characters a text must keep past a cut so a value straddling the cut is
         still whole when redacted."""
 
     def __bool__(self) -> bool:
-        return self._start is not None
+        return self._signs is not None
+
+    def _next_head(self, text: str, pos: int) -> int | None:
+        """Where the first spelling found by a plain string search starts, from ``pos``."""
+        best: int | None = None
+        for head in self._heads:
+            i = text.find(head.text, pos)
+            while i != -1 and (best is None or i < best):
+                if head.pattern.match(text, i) is not None:
+                    best = i
+                    break
+                i = text.find(head.text, i + 1)
+        if self._loose is not None:
+            m = self._loose.search(text, pos)
+            if m is not None and (best is None or m.start() < best):
+                best = m.start()
+        return best
 
     def _at(self, text: str, at: int) -> tuple[int, str] | None:
-        """The end and name of a secret spelled from ``at`` (longest value first)."""
+        """The end and name of a secret spelled from ``at``: a value (longest first), else a
+        base64 form."""
         for secret in self._secrets:
             end = secret.match(text, at)
             if end is not None and end > at:
                 return end, secret.name
-        if self._base64 is not None:
-            m = self._base64.match(text, at)
+        for head in self._heads:
+            if head.base64 and text.startswith(head.text, at):
+                m = head.pattern.match(text, at)
+                if m is not None:
+                    return m.end(), self._secrets[head.index].name
+        if self._loose is not None:
+            m = self._loose.match(text, at)
             if m is not None and m.lastgroup is not None:
-                index = int(m.lastgroup[1:].split("_", 1)[0])
-                return m.end(), self._secrets[index].name
+                return m.end(), self._secrets[int(m.lastgroup[1:].split("_", 1)[0])].name
         return None
 
     def __call__(self, text: str) -> str:
         """``text`` with every secret value (in every spelling) replaced by its placeholder;
         the same object when nothing was found."""
-        if self._start is None or not text:
+        if self._signs is None or not text:
             return text
         parts: list[str] = []
         done = pos = 0
-        b: re.Match[str] | None = None
-        more_base64 = self._base64 is not None
+        head: int | None = None  # the next place a plain search found, kept until passed
+        more = bool(self._heads) or self._loose is not None
         while True:
-            m = self._start.search(text, pos)
-            if more_base64 and self._base64 is not None and (b is None or b.start() < pos):
-                b = self._base64.search(text, pos)  # the next one, kept until passed
-                more_base64 = b is not None
-            if b is not None and b.start() >= pos and (m is None or b.start() < m.start()):
-                m = b  # base64 of a value starts where its first characters do not
-            if m is None:
-                break
-            at = m.start()
-            if m.lastgroup == "k":
-                pos = m.end()
+            m = self._signs.search(text, pos)
+            if more and (head is None or head < pos):
+                head = self._next_head(text, pos)
+                more = head is not None
+            at = m.start() if m is not None else None
+            if head is not None and head >= pos and (at is None or head < at):
+                at = head
+            elif m is not None and m.lastgroup == "k":
+                pos = m.end()  # a placeholder stays as it is
                 continue
+            if at is None:
+                break
             found = self._at(text, at)
             if found is None:
                 pos = at + 1
@@ -406,9 +468,23 @@ class Redactor:
         parts.append(text[done:])
         return "".join(parts)
 
+    def mentions(self, text: str) -> bool:
+        """Whether ``text`` may hold a secret: the first characters of a value (in any
+        spelling, escaped for JSON too) or a base64 form are somewhere in it. ``False`` is
+        sure; ``True`` may be wrong."""
+        if self._signs is None:
+            return False
+        if any(m.lastgroup != "k" for m in self._signs.finditer(text)):
+            return True
+        return self._next_head(text, 0) is not None
+
     def data(self, value: Any) -> Any:
         """:func:`redact_data` with this redactor."""
-        return _walk(value, self) if self._start is not None else value
+        if self._signs is None:
+            return value
+        if isinstance(value, BaseModel) and not self.mentions(value.model_dump_json()):
+            return value  # one look at the whole model before a walk through its fields
+        return _walk(value, self)
 
 
 @lru_cache(maxsize=16)

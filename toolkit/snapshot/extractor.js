@@ -152,7 +152,7 @@
     }
     return wellFormed(s);
   };
-  const PRECUT = (MAX_TEXT + SLACK) * 8;
+  const PRECUT = MAX_TEXT * 8 + SLACK;  // a long text is cut this short before it is folded
   const capText = (s) => cap(fold(s.length > PRECUT ? s.slice(0, PRECUT) : s), MAX_TEXT, 'maxTextPerNode');
   // a form field's value as the field holds it: new lines and runs of spaces kept
   const capValue = (s) => cap(s, MAX_TEXT, 'maxTextPerNode');
