@@ -17,7 +17,7 @@ from urllib.parse import quote, quote_plus
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
-from webrefs.errors import cap, clip, elide, redacting
+from webrefs.errors import InvalidArgumentError, cap, clip, elide, redacting
 from webrefs.models import ActionResult, DialogEvent, Node, PageTree
 from webrefs.safety import SafetyPolicy
 from webrefs.safety.consent import ConsentRequest, ask
@@ -265,7 +265,18 @@ def test_secrets_follow_the_fields_frame_origin() -> None:
     assert secrets_for(policy, "https://www.bank.test") == {"any": "any-value", "pw": "p@ss!"}
     assert secrets_for(policy, "https://evil.test") == {"any": "any-value"}
     assert secrets_for(policy, "null") == {}  # sandboxed, data: documents
-    with pytest.raises(Exception, match="may not be typed into a field of evil.test"):
+    with pytest.raises(InvalidArgumentError, match=r"may not be typed into a field of evil\.test"):
         substitute("<secret>pw</secret>", policy, "https://evil.test")
-    with pytest.raises(Exception, match="no site of its own"):
+    with pytest.raises(InvalidArgumentError, match="no site of its own"):
         substitute("<secret>any</secret>", policy, "null")
+
+
+@PROPERTY
+@given(secret=st.one_of(SECRETS, st.sampled_from(["1234", "a b!", "hunter"])),
+       before=st.text(max_size=30), after=st.text(max_size=30))
+def test_a_model_is_redacted_as_its_strings_are(secret: str, before: str, after: str) -> None:
+    """The one look at a model's JSON before walking it never misses what a walk finds."""
+    text = before + secret + after
+    node = Node(tag="input", name=text, value=text, attrs={"title": text})
+    out = redact_data(node, {"pw": secret})
+    assert out.name == out.value == out.attrs["title"] == redact(text, {"pw": secret})

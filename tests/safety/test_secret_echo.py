@@ -154,3 +154,39 @@ def test_a_secret_where_a_title_url_or_dialog_is_cut_shows_no_part_of_it(
     seen = _read_everything(tools, asked, outputs)
     found = _fragments(seen, SECRET) + _fragments(seen, placed["uri"])
     assert found == [], f"{into}: {found}"
+
+
+def test_the_adapters_show_no_secret(make_tools: Make, site: SiteServer) -> None:
+    """LangChain's tools, live prompt and LlamaIndex's tools read the same redacted outputs."""
+    from langchain_core.messages import HumanMessage
+    from webrefs.adapters.langchain import WebToolkit
+    from webrefs.adapters.llamaindex import WebToolSpec
+
+    asked: list[ConsentRequest] = []
+    tools = _tools(make_tools, asked)
+    _echo(tools, site, "longurl")
+    placed = _placed(tools)
+    kit = WebToolkit(browser=tools.browser, include=["web_tabs"])
+    chain = {t.name: t for t in kit.get_tools()}
+    seen = [kit.system_prompt(), str(chain["web_tabs"].invoke({})),
+            str(chain["web_snapshot"].invoke({})), str(chain["web_get_text"].invoke({}))]
+
+    class Request:  # what the live prompt middleware is given before a model call
+        def __init__(self) -> None:
+            self.system_message = None
+            self.messages = [HumanMessage("go")]
+
+        def override(self, **kw: Any) -> Any:
+            seen.append(str(kw["system_message"].content))
+            return self
+
+    kit.live_prompt().wrap_model_call(Request(), lambda request: None)  # type: ignore[arg-type]
+    assert "Current browser state" in seen[-1]
+    spec = WebToolSpec(browser=tools.browser, include=["web_tabs"])
+    llama = {t.metadata.name: t for t in spec.to_tool_list()}
+    seen += [spec.system_prompt(), str(llama["web_tabs"].call()),
+             str(llama["web_snapshot"].call())]
+    text = "\n".join(seen)
+    assert "<secret>token</secret>" in text
+    found = _fragments(text, SECRET) + _fragments(text, placed["uri"])
+    assert found == []

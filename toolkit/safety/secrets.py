@@ -18,20 +18,31 @@ Python's ``quote``, which does not, are both caught):
 - HTML character references: named, decimal, hex, escaped again (``&amp;lt;``);
 - backslash escapes at any depth: JSON and JavaScript (``\\"``, ``\\u00e9``, ``\\x21``,
   ``\\n``), JSON inside JSON (``\\\\\\"``);
-- a run of white space as any run of white space (pages and snapshots fold them).
+- the signs of those escapes percent-encoded in turn (an escaped value put into a URL:
+  ``encodeURIComponent(JSON.stringify(...))``);
+- a run of white space as any run of white space (pages and snapshots fold them), and white
+  space at the value's ends as none (pages trim).
+
+Each character takes the first of its spellings that fits, the longest tried first, and the
+next character never makes it go back and try another; so a value that itself holds what
+looks like an escape (a literal ``%25``, ``&amp;`` or a backslash before ``%``) can be missed
+in some spellings. Random passwords of letters, digits, punctuation, symbols, spaces and
+non-ASCII letters are caught in every spelling listed (a property test).
 
 Base64 and base64url of the value are caught too, at each of the three byte alignments the
 value can have inside longer base64 (so ``btoa("user:" + value)``, a Basic auth header, is
 caught as well as ``btoa(value)``): the characters that hold only the value's bits are
 replaced; the one or two at each end that also hold a neighbour's bits stay.
 
-**Only whole values are matched, never a prefix.** If a part of a value were replaced, a page
-could print guesses and learn from what was redacted, one character at a time. So text is
-redacted *before* anything cuts it: the snapshot tree and ``get_text`` are redacted as they
-are read (the extractor keeps :meth:`Redactor.slack` characters more of each text for that),
-and while a tool call runs every cut helper (``webrefs.errors.cap``, ``elide``, ``clip``,
-``fence.clean_line``) redacts first (:func:`webrefs.errors.redacting`). Cutting a
-placeholder leaks nothing.
+**Only whole values are matched, never a prefix or part.** If a part of a value were
+replaced, a page could print guesses and learn from what was redacted, one character at a
+time. So text is redacted *before* anything cuts it: the snapshot tree, ``get_text`` and the
+dialogs a tab records are redacted as they are read (the extractor keeps
+:attr:`Redactor.slack` characters more of each text for that), and while a tool call runs
+every cut helper (``webrefs.errors.cap``, ``elide``, ``clip``, ``fence.clean_line``) redacts
+first (:func:`webrefs.errors.redacting`). Cutting a placeholder leaks nothing. What leaves
+the tool registry (text, artifact, error, system prompt) is then redacted whole, once, and a
+consent request before a callback sees it (``consent.ask``).
 
 **Short values.** A value shorter than :data:`MIN_REDACT_CHARS` (3) is never searched for:
 it would match everywhere, so redaction cannot protect it (the placeholder still keeps it out
@@ -285,8 +296,7 @@ _KEEP = r"<secret>\s*[A-Za-z0-9_.\-]{1,100}\s*</secret>"  # a placeholder: kept 
 _B64_HEAD = 6
 """Characters a base64 form is first searched for by (it has no +, / or = among them)."""
 _LEAD = 6
-"""Characters of a value the search for places to try it matches in one pattern (all of a
-short value, with its rule on letters and digits around it)."""
+"""Characters of a value the search for places to try it matches in one pattern."""
 
 
 @dataclass(frozen=True)
@@ -368,10 +378,9 @@ class Redactor:
         signs = {"<", "\\", "%", "&"}
         for i, (_, value) in enumerate(searched):
             core = value.strip()
+            # (a short value's rule on letters and digits around it is checked by
+            # _Secret.match: in JSON, "\n1234" has a letter before the 1)
             lead = "".join(u.pattern for u in _units(core)[:_LEAD])
-            if len(core) < MIN_ENCODED_CHARS:  # short: apart from letters and digits
-                lead = (("(?<![0-9A-Za-z])" if core[0].isalnum() else "") + lead
-                        + ("(?![0-9A-Za-z])" if core[-1].isalnum() else ""))
             leads.append(lead)
             head = _alnum_head(core)
             if head:
