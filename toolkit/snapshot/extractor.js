@@ -24,9 +24,8 @@
  *                   once the document, asked first, answered that some element has one
  *   registryKey     global name of the page-side ref registry ("__webrefsRegistry"); a host
  *                   may pick an unguessable one so a page cannot plant a fake first
- *   capSlack        a text over its cap is still reported as cut (truncatedReasons), but
- *                   this many more characters of it are kept, for the host to cut after
- *                   its own processing (webrefs replaces secrets before any cut) (0)
+ *   capSlack        characters kept of a text past its cap (still reported as cut), for
+ *                   the host to cut after its own work (secrets are replaced first) (0)
  *
  * Output object:
  *   version      2
@@ -152,7 +151,7 @@
     }
     return wellFormed(s);
   };
-  const PRECUT = MAX_TEXT * 8 + SLACK;  // a long text is cut this short before it is folded
+  const PRECUT = MAX_TEXT * 8 + SLACK;  // long texts are cut this short before folding
   const capText = (s) => cap(fold(s.length > PRECUT ? s.slice(0, PRECUT) : s), MAX_TEXT, 'maxTextPerNode');
   // a form field's value as the field holds it: new lines and runs of spaces kept
   const capValue = (s) => cap(s, MAX_TEXT, 'maxTextPerNode');
