@@ -55,6 +55,10 @@ def _read_everything(tools: WebTools, asked: list[ConsentRequest],
     if pays:
         outputs.append(tools.run("web_click", {"ref": pays[0]}))
     assert tab.evaluate("document.getElementById('paid').textContent") == ""
+    # a copy of the page in a popup: the next call notes the switch to it, naming its URL
+    outputs.append(tools.call("web_click", {"ref": refs["Open a copy"]}))
+    outputs += [tools.call("web_get_text", {}), tools.call("web_tabs", {})]
+    assert "active tab changed" in outputs[-3].content
     texts = [tools.system_prompt()]
     for out in outputs:
         texts += [out.content, _dump(out.artifact)]
@@ -134,12 +138,11 @@ def test_a_long_secret_shows_no_part_of_it_anywhere(make_tools: Make,
     asked: list[ConsentRequest] = []
     tools = _tools(make_tools, asked, LONG)
     outputs = _echo(tools, site, "raw", LONG)
-    seen = _read_everything(tools, asked, outputs)
     whole = str(tools.current_tab().evaluate("document.querySelector('main').innerText"))
     at = whole.index(LONG)
     for cut in (at + 5, at + 150, at + 199, at + 200, at + 319):
-        out = tools.call("web_get_text", {"max_length": cut})
-        seen += out.content + _dump(out.artifact)
+        outputs.append(tools.call("web_get_text", {"max_length": cut}))
+    seen = _read_everything(tools, asked, outputs)
     assert "<secret>token</secret>" in seen
     assert _fragments(seen, LONG, 8) == []
 
