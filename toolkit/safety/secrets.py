@@ -236,11 +236,12 @@ def _spelling(ch: str) -> str:
     return f"(?:{_ONE_BS}*?(?:{'|'.join(plain)})|{_BS}(?:{'|'.join(escaped)}))"
 
 
-@lru_cache(maxsize=1)
-def _white_unit() -> str:
-    # a form's + for a space, maybe percent-encoded again (a form value put into a URL)
+@lru_cache(maxsize=64)
+def _white_unit(run: str) -> str:
+    """White space, any: the run's own characters and the usual ones, in their spellings,
+    or a form's + for a space (maybe percent-encoded again: a form value put into a URL)."""
     alts = [r"\s", f"\\+|{_PCT}2[bB]"]
-    return "(?:" + "|".join(alts + [_spelling(ch) for ch in _WHITE]) + ")"
+    return "(?:" + "|".join(alts + [_spelling(ch) for ch in sorted(set(_WHITE) | set(run))]) + ")"
 
 
 @lru_cache(maxsize=4096)
@@ -249,7 +250,7 @@ def _unit(run: str, after: str = "") -> re.Pattern[str]:
     of white space or its spellings) followed in the value by ``after``; compiled once per
     character, whatever the value."""
     if run.isspace():  # before a +, the shortest run: the + may look like a form's space
-        return re.compile(_white_unit() + ("+?" if after == "+" else "+"))
+        return re.compile(_white_unit(run) + ("+?" if after == "+" else "+"))
     return re.compile(_spelling(run))
 
 
@@ -491,8 +492,12 @@ class Redactor:
         """:func:`redact_data` with this redactor."""
         if self._signs is None:
             return value
-        if isinstance(value, BaseModel) and not self.mentions(value.model_dump_json()):
-            return value  # one look at the whole model before a walk through its fields
+        if isinstance(value, BaseModel):  # one look at the whole model before a walk
+            try:
+                if not self.mentions(value.model_dump_json()):
+                    return value
+            except ValueError:  # a field JSON cannot hold: walk it all
+                pass
         return _walk(value, self)
 
 
