@@ -49,7 +49,7 @@ from __future__ import annotations
 import re
 from typing import Any, ClassVar
 
-from .quoting import quote
+from .quoting import quote, redacted, redacting
 
 __all__ = [
     "ActionError",
@@ -80,8 +80,11 @@ __all__ = [
     "WebrefsError",
     "WrongTabError",
     "cap",
+    "clip",
     "elide",
     "missing_extra",
+    "redacted",
+    "redacting",
     "translate_playwright_error",
 ]
 
@@ -92,10 +95,17 @@ MAX_HINT_CHARS = 400
 """Longest hint an error keeps."""
 
 
+def clip(text: str, limit: int) -> str:
+    """The first ``limit`` characters of ``text`` (secrets replaced first)."""
+    text = redacted(text)
+    return text if len(text) <= limit else text[:limit]
+
+
 def elide(value: object, limit: int = 80) -> str:
     """``repr``-like text of ``value`` (a string is quoted) of at most about ``limit``
     characters: a long value keeps its start and end and says how much was left out."""
     if isinstance(value, str):
+        value = redacted(value)
         if len(value) <= limit:
             return repr(value)
         keep = max(limit // 2 - 10, 4)
@@ -109,7 +119,9 @@ def elide(value: object, limit: int = 80) -> str:
 
 
 def cap(text: str, limit: int) -> str:
-    """``text`` cut in the middle to about ``limit`` characters, saying how much was cut."""
+    """``text`` cut in the middle to about ``limit`` characters, saying how much was cut
+    (secrets replaced first, see :func:`redacting`)."""
+    text = redacted(text)
     if len(text) <= limit:
         return text
     keep = max(limit // 2 - 15, 4)

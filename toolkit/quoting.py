@@ -16,8 +16,11 @@ alone, for text already put in quotes (the snapshot outline's names and values).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 
-__all__ = ["INVISIBLE", "escape", "named", "quote"]
+__all__ = ["INVISIBLE", "escape", "named", "quote", "redacted", "redacting"]
 
 INVISIBLE = re.compile(
     "[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e"
@@ -36,6 +39,30 @@ _TABLE = str.maketrans(_ESCAPES)
 _NEEDS = re.compile("[\\\\\"\\[\\]\x00-\x1f\x7f-\x9f\u2028\u2029]")
 ELLIPSIS = "…"
 
+_REDACTOR: ContextVar[Callable[[str], str] | None] = ContextVar("webrefs_redactor",
+                                                                default=None)
+
+
+@contextmanager
+def redacting(redactor: Callable[[str], str] | None) -> Iterator[None]:
+    """While the block runs (and in every task it starts), :func:`redacted` applies
+    ``redactor``: the tool registry installs the redactor of the policy's secrets around each
+    tool call, so every cut made on the way (:func:`quote`; ``cap``, ``elide`` and ``clip``
+    of :mod:`webrefs.errors`; the safety layer's ``clean_line``) replaces a secret before it
+    cuts and never leaves part of one."""
+    token = _REDACTOR.set(redactor)
+    try:
+        yield
+    finally:
+        _REDACTOR.reset(token)
+
+
+def redacted(text: str) -> str:
+    """``text`` with the secrets of the call running now replaced (see :func:`redacting`);
+    unchanged outside such a call."""
+    redactor = _REDACTOR.get()
+    return redactor(text) if redactor is not None and text else text
+
 
 def escape(text: str) -> str:
     """``text`` with backslashes, double quotes and square brackets backslash-escaped, and
@@ -47,8 +74,9 @@ def escape(text: str) -> str:
 
 def quote(text: str | None, limit: int = 200) -> str:
     """``"text"``: a page string as webrefs writes it inside its own sentences (invisible
-    characters removed, cut to ``limit`` characters ending in ``…``, then :func:`escape`)."""
-    body = INVISIBLE.sub("", text or "")
+    characters removed, the running call's secrets replaced (:func:`redacted`), cut to
+    ``limit`` characters ending in ``…``, then :func:`escape`)."""
+    body = INVISIBLE.sub("", redacted(text or ""))
     if len(body) > limit:
         body = body[: max(limit - 1, 0)] + ELLIPSIS
     return f'"{escape(body)}"'

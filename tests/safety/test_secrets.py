@@ -71,7 +71,7 @@ def test_secret_of_another_domain_is_not_typed(make_tools: Make, site: SiteServe
     out = tools.run("web_fill", {"ref": _refs(tools)["Password"],
                                  "value": "<secret>password</secret>"})
     assert out.is_error and isinstance(out.artifact, InvalidArgumentError)
-    assert "may not be typed on this site" in out.content and SECRET not in out.content
+    assert "may not be typed into a field of 127.0.0.1" in out.content and SECRET not in out.content
     assert _value(tools, "pw") == ""
     unknown = tools.run("web_fill", {"ref": _refs(tools)["User"], "value": "<secret>nope</secret>"})
     assert unknown.is_error and "no secret named 'nope'" in unknown.content

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from playwright.async_api import Error as PlaywrightError
 
-from ..errors import InvalidArgumentError, NavigationBlockedError, NavigationError
+from ..errors import InvalidArgumentError, NavigationBlockedError, NavigationError, clip
 from ..models import ActionResult
 from .limits import clamp_ms
 from .perform import Outcome, perform
@@ -54,13 +54,13 @@ def blocked_error(url: str, rule: str, reason: str, stays: str) -> NavigationBlo
     """The error for a URL the safety policy refuses (the model is told not to look for
     another way there)."""
     return NavigationBlockedError(
-        f"Opening {url[:200]} is blocked by the safety policy (rule {rule}: {reason}); "
-        f"the tab is at {stays[:200]}.",
+        f"Opening {clip(url, 200)} is blocked by the safety policy (rule {rule}: {reason}); "
+        f"the tab is at {clip(stays, 200)}.",
         hint="Do not try another spelling of this address or another way to reach it; "
         "continue with allowed pages or tell the user.",
         host_hint="To allow it, change the SafetyPolicy given to Browser.launch "
         "(allowed_domains, blocked_domains, block_private_network, block_link_local).",
-        rule=rule, url=url[:2000],
+        rule=rule, url=clip(url, 2000),
     )
 
 

@@ -23,6 +23,7 @@ from ..errors import (
     NotActionableError,
     StaleRefError,
     WebrefsError,
+    clip,
     translate_playwright_error,
 )
 from ..models import ActionResult, DialogEvent
@@ -348,7 +349,7 @@ def _blocked_notes(tab: TabCore, since: int) -> tuple[list[str], list[dict[str, 
                      f"policy blocks ({b.rule}: {b.reason}), {where}")
     if len(seen) > 5:
         notes.append(f"{len(seen) - 5} more requests were blocked")
-    readback = [{"url": b.url[:300], "rule": b.rule, "kind": b.kind,
+    readback = [{"url": clip(b.url, 300), "rule": b.rule, "kind": b.kind,
                  "navigation": b.navigation} for b in seen[:20]]
     return notes, readback
 

@@ -1,4 +1,5 @@
-"""Taking a snapshot: extract the page, render it, remember it on the tab."""
+"""Taking a snapshot: extract the page, render it, remember it on the tab. With secrets in the
+policy, the tree is redacted as it is read, before anything cuts its texts."""
 
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ from ..models import Snapshot
 from ..options import RenderOptions, merge_options
 from ..render.renderer import render
 from ..safety.fence import clean_tree
-from ..snapshot.extract import extract_page
+from ..safety.secrets import all_secrets, redactor
+from ..snapshot.extract import DEFAULT_LIMITS, extract_page
 from ..snapshot.refs import parse_ref
 
 if TYPE_CHECKING:
@@ -70,11 +72,18 @@ async def take_snapshot(tab: TabCore, overrides: dict[str, Any]) -> Snapshot:
         if ref is None:
             selector = opts.scope
         opts = replace(opts, scope=ref)
-    tree = await extract_page(tab.page, tab.refs, dialogs=tab.dialog_log,
+    policy = tab.browser.safety
+    secrets = redactor(all_secrets(policy)) if policy.enabled and policy.sensitive_data else None
+    # with secrets, the extractor keeps enough past each cap that a secret is whole when it is
+    # replaced here, before any cut (the renderer cuts what it shows)
+    limits = replace(DEFAULT_LIMITS, cap_slack=secrets.slack) if secrets else DEFAULT_LIMITS
+    tree = await extract_page(tab.page, tab.refs, dialogs=tab.dialog_log, limits=limits,
                               content_refs=not opts.interactive_only, root_selector=selector)
     # extract_page already lists the tab's dialogs seen since the last action (not consumed:
     # the action that caused them reports them too)
-    if tab.browser.safety.enabled:
+    if secrets:
+        tree = secrets.data(tree)
+    if policy.enabled:
         tree = clean_tree(tree)  # page text as a sighted user reads it, unable to forge refs
     snap = render(tree, opts)
     tab.last_tree = tree

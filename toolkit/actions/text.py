@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import ActionError, ActionTimeoutError, InvalidArgumentError
 from ..models import ActionResult, TextResult
 from ..safety.fence import clean_text
+from ..safety.secrets import all_secrets, redact
 from .dom import EVAL_TIMEOUT_S, run_js
 from .limits import clamp_ms
 from .perform import Outcome, perform
@@ -198,8 +199,11 @@ async def get_text(tab: TabCore, target: str | None = None,
                                   hint="Take a new snapshot and try again.")
             text, source, ref = found[0], str(found[1]), None
         full = str(text or "")
-        if tab.browser.safety.enabled:
+        policy = tab.browser.safety
+        if policy.enabled:
             full = clean_text(full)  # no invisible characters, no forged refs
+            if policy.sensitive_data:  # secrets go before the text is cut, never part of one
+                full = redact(full, all_secrets(policy))
         shown, cut = truncate(full, limit)
         return TextResult(text=shown, total_length=len(full), truncated=cut, ref=ref,
                           source=source, url=tab.page.url)

@@ -4,7 +4,11 @@
 A slider or spinbutton takes a number: a native range input gets the value set with the
 ``input`` and ``change`` events a drag sends; an ARIA slider or spinbutton is moved with the
 arrow keys (trusted key presses) until its ``aria-valuenow`` is the number, or as close as it
-goes."""
+goes.
+
+A ``<secret>name</secret>`` in the value is replaced by the secret only when the origin of the
+field's own frame may have it (:func:`field_origin`, :func:`webrefs.safety.secrets.secrets_for`):
+a frame of another site on the site's page is refused before anything is typed."""
 
 from __future__ import annotations
 
@@ -13,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import InvalidArgumentError, NotActionableError, VerificationError
 from ..models import ActionResult
 from ..quoting import quote
-from ..safety.secrets import PLACEHOLDER, redact, secrets_for, substitute
+from ..safety.secrets import PLACEHOLDER, redact, same_origin, secrets_for, substitute
 from .dates import DATE_TYPES, to_field_value
 from .dom import inspect, run_js
 from .limits import check_value
@@ -21,9 +25,11 @@ from .perform import Outcome, perform, timeout_ms
 from .targets import Target
 
 if TYPE_CHECKING:
+    from playwright.async_api import Frame
+
     from ..session.tabcore import TabCore
 
-__all__ = ["fill", "refuse_unless_editable"]
+__all__ = ["field_origin", "fill", "refuse_unless_editable"]
 
 MAX_KEY_STEPS = 200
 """Most arrow-key presses one fill of an ARIA slider or spinbutton makes."""
@@ -112,8 +118,26 @@ async def _set_range(tab: TabCore, t: Target, name: str, text: str,
 
 def _shown(text: str, n: int = 60) -> str:
     """A value as results show it: quoted by the one rule for page strings (the page may have
-    put it there), cut to ``n`` characters."""
+    put it there), cut to ``n`` characters once the secrets are replaced."""
     return quote(text, n)
+
+
+_ORIGIN_JS = "(el) => String(self.origin)"
+
+
+async def field_origin(tab: TabCore, t: Target) -> str:
+    """The origin of the document the field is in, which decides the secrets it may get:
+    what its frame says (``self.origin``, read in webrefs' world, so sandboxed and ``data:``
+    frames say ``"null"`` and a blank frame says whose it is), when the browser's record of
+    the frame chain agrees (the nearest http(s) frame, the field's own or an ancestor, is of
+    that origin); else ``"null"``."""
+    said = await run_js(t.spot, _ORIGIN_JS, world=tab.refs.world)
+    frame: Frame | None = t.frame
+    while frame is not None and not frame.url.startswith(("http://", "https://")):
+        frame = frame.parent_frame
+    if frame is None or not isinstance(said, str) or not same_origin(said, frame.url):
+        return "null"
+    return said
 
 
 def _norm(text: str | None) -> str:
@@ -154,9 +178,14 @@ async def fill(tab: TabCore, target: str, value: str) -> ActionResult:
     async def act(t: Target | None) -> Outcome:
         assert t is not None
         name = f"{t.ref} ({t.label})" if t.label else t.ref
-        # <secret>name</secret> is replaced here, on the page's host, and nowhere else
-        text, used = (substitute(typed, policy, tab.page.url)
-                      if policy.enabled and PLACEHOLDER.search(typed) else (typed, []))
+        # <secret>name</secret> is replaced here, for the origin of the field's own frame
+        # (not the top page's: a frame of another site on the page is another site)
+        origin = ""
+        text = typed
+        used: list[str] = []
+        if policy.enabled and PLACEHOLDER.search(typed):
+            origin = await field_origin(tab, t)
+            text, used = substitute(typed, policy, origin)
         info = await inspect(t.spot, tab.refs.world)
         if _is_range(info):
             return await _set_range(tab, t, name, typed, info)
@@ -168,7 +197,7 @@ async def fill(tab: TabCore, target: str, value: str) -> ActionResult:
             parts = [f"as {as_iso.value}"] if as_iso.value != text else []
             text, read_as = as_iso.value, "; ".join([*parts, *filter(None, [as_iso.note])])
         masked = bool(info.get("masked")) and policy.enabled
-        known = secrets_for(policy, tab.page.url) if used else {}
+        known = secrets_for(policy, origin) if used else {}
         secrets = {n: known[n] for n in used if n in known}
 
         def show(v: str | None) -> str:

@@ -1,15 +1,18 @@
 """Consent for sensitive actions: the request a callback gets, asking it (sync or async), and
-whose call is running (the model's tool call or the host program's own).
+whose call is running (the model's tool call or the host program's own). A request never
+shows a secret's value: :func:`ask` redacts it before the callback sees it.
 """
 
 from __future__ import annotations
 
 import asyncio
 import inspect
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, Protocol
+
+from .secrets import all_secrets, redact_data
 
 __all__ = ["MODEL_CALL", "ConsentRequest", "ConsentRules", "ask", "is_gated"]
 
@@ -48,6 +51,8 @@ class ConsentRules(Protocol):
     """The fields of a ``SafetyPolicy`` consent reads."""
 
     @property
+    def sensitive_data(self) -> Mapping[str, str | Mapping[str, str]]: ...
+    @property
     def classifies(self) -> bool: ...
     @property
     def gate(self) -> str: ...
@@ -67,6 +72,8 @@ async def ask(policy: ConsentRules, request: ConsentRequest) -> bool | None:
     callback = policy.consent
     if callback is None:
         return None
+    if policy.sensitive_data:  # the request shows no secret (the same one the error carries)
+        request = redact_data(request, all_secrets(policy))
     if inspect.iscoroutinefunction(callback):
         answer: Any = await callback(request)
     else:

@@ -8,6 +8,7 @@ import hashlib
 import re
 import secrets
 
+from ..errors import redacted
 from ..models import Node, PageTree
 from ..quoting import INVISIBLE
 
@@ -36,8 +37,9 @@ def clean_text(text: str) -> str:
 
 
 def clean_line(text: str, limit: int = 200) -> str:
-    """:func:`clean_text` on one line (every line break folded to a space), capped."""
-    line = " ".join(clean_text(text).split())
+    """:func:`clean_text` on one line (every line break folded to a space), capped (secrets
+    replaced before the cut: :func:`webrefs.errors.redacting`)."""
+    line = redacted(" ".join(clean_text(text).split()))
     return line if len(line) <= limit else line[: limit - 1] + "…"
 
 

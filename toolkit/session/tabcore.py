@@ -27,6 +27,7 @@ from ..errors import (
 from ..models import DialogEvent, PageTree, Snapshot
 from ..options import TabOptions
 from ..safety.policy import SafetyPolicy
+from ..safety.secrets import all_secrets, redact
 from ..safety.urls import Verdict
 from ..snapshot.refs import RefBook
 from ..snapshot.world import World
@@ -132,7 +133,8 @@ class TabCore:
     def _on_download(self, download: Download) -> None:
         """Save into the browser's downloads folder (sanitized name), or cancel when off."""
         folder = self.browser.downloads_dir
-        entry: dict[str, Any] = {"name": download.suggested_filename[:200], "saved": None,
+        entry: dict[str, Any] = {"name": self._kept(download.suggested_filename, 200),
+                                 "saved": None,
                                  "error": None}
         if len(self.downloads) < 100:
             self.downloads.append(entry)
@@ -152,6 +154,14 @@ class TabCore:
         finally:
             self._leaving -= 1
 
+    def _kept(self, text: str, limit: int) -> str:
+        """Page text kept for a later report, cut to ``limit`` after the policy's secrets are
+        replaced (a cut never leaves part of one)."""
+        policy = self.browser.safety
+        if policy.enabled and policy.sensitive_data:
+            text = redact(text, all_secrets(policy))
+        return text[:limit]
+
     def _on_dialog(self, dialog: Dialog) -> None:
         """Answer every dialog at once, so none ever blocks the page or a call."""
         kind = dialog.type if dialog.type in _DIALOG_TYPES else "alert"
@@ -163,7 +173,7 @@ class TabCore:
             self.dialog_log.append(
                 DialogEvent(
                     type=kind,
-                    message=dialog.message[:500],
+                    message=self._kept(dialog.message, 500),
                     handled="accepted" if accept else "dismissed",
                     answer=answer,
                 )

@@ -90,6 +90,10 @@ class ExtractLimits:
     """Bound on reading one child frame; past it the frame is reported unreadable. Reading
     a whole page (frames read after their parents included) takes at most
     ``main_timeout_s + frame_timeout_s`` and a frame's key lookup (6 s)."""
+    cap_slack: int = 0
+    """Characters the extractor keeps of a text past its cap (still reported as cut), so
+    the host can process whole texts first (secrets are replaced before any cut) and cut
+    them itself (the renderer caps what it shows)."""
 
 
 DEFAULT_LIMITS = ExtractLimits()
@@ -151,6 +155,7 @@ async def extract_page(
             "nextRef": book.next_number(r.prefix),
             "rootSelector": root_selector if is_main else None,
             "registryKey": book.registry_key,
+            "capSlack": limits.cap_slack,
         }
         timeout = (limits.main_timeout_s if is_main
                    else min(limits.frame_timeout_s, ends - clock()))

@@ -24,6 +24,8 @@
  *                   once the document, asked first, answered that some element has one
  *   registryKey     global name of the page-side ref registry ("__webrefsRegistry"); a host
  *                   may pick an unguessable one so a page cannot plant a fake first
+ *   capSlack        characters kept of a text past its cap (still reported as cut), for
+ *                   the host to cut after its own work (secrets are replaced first) (0)
  *
  * Output object:
  *   version      2
@@ -86,6 +88,7 @@
   const MAX_NODES = num(o.maxNodes, 2000);
   const MAX_TEXT = num(o.maxTextPerNode, 200);
   const MAX_ATTR = num(o.maxAttr, 150);
+  const SLACK = num(o.capSlack, 0);
   const MAX_DEPTH = Math.max(2, num(o.maxDepth, 100));
   const MAX_OPTIONS = num(o.maxOptions, 50);
   const MAX_VISITED = Math.max(MAX_NODES * 100, 200000);
@@ -144,11 +147,12 @@
   const cap = (s, max, why) => {
     if (s.length > max) {
       reasons.add(why);
-      s = s.slice(0, max - 1) + '\u2026';
+      if (s.length > max + SLACK) s = s.slice(0, max + SLACK - 1) + '\u2026';
     }
     return wellFormed(s);
   };
-  const capText = (s) => cap(fold(s.length > MAX_TEXT * 8 ? s.slice(0, MAX_TEXT * 8) : s), MAX_TEXT, 'maxTextPerNode');
+  const PRECUT = MAX_TEXT * 8 + SLACK;  // long texts are cut this short before folding
+  const capText = (s) => cap(fold(s.length > PRECUT ? s.slice(0, PRECUT) : s), MAX_TEXT, 'maxTextPerNode');
   // a form field's value as the field holds it: new lines and runs of spaces kept
   const capValue = (s) => cap(s, MAX_TEXT, 'maxTextPerNode');
 
@@ -783,7 +787,7 @@
           splitFs = parseFloat(cs.fontSize);
           textOk = textless(cs, false, splitFs) ? 0 : 1;
         }
-        if (textOk === 1 && run.length < MAX_TEXT * 8) run += k.data;
+        if (textOk === 1 && run.length < PRECUT) run += k.data;
         continue;
       }
       if (nt !== 1) continue;
@@ -804,7 +808,7 @@
         if (kc && kc.display === 'inline' && kc.visibility === 'visible' && !unseen(k, kc, 'inline', true) &&
             kc.cursor === cursor && k.onclick == null && !probed(k)) {
           visited++;
-          if (run.length < MAX_TEXT * 8) run += k.textContent;
+          if (run.length < PRECUT) run += k.textContent;
           continue;
         }
       }

@@ -23,8 +23,6 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel
-
 from .. import prompts
 from ..errors import (
     ActionTimeoutError,
@@ -34,6 +32,7 @@ from ..errors import (
     WebrefsError,
     WrongTabError,
     elide,
+    redacting,
 )
 from ..options import RenderOptions, merge_options
 from ..quoting import quote
@@ -41,7 +40,7 @@ from ..render.tokens import require_encodings
 from ..safety.consent import MODEL_CALL
 from ..safety.fence import clean_line, make_marker
 from ..safety.policy import SafetyPolicy
-from ..safety.secrets import all_secrets, redact
+from ..safety.secrets import Redactor, all_secrets, redactor
 from .context import ModelView, ToolContext, ToolOutput
 from .fmt import format_error, tool_list
 from .options import ToolOptions
@@ -120,19 +119,6 @@ def _render_encoding(bound: object) -> str:
 
 
 _DEFAULT_SAFETY = SafetyPolicy()
-
-
-def _redact_value(value: Any, secrets: dict[str, str]) -> Any:
-    """A model (or list of models, or string) with secret values replaced."""
-    if isinstance(value, str):
-        return redact(value, secrets)
-    if isinstance(value, list):
-        return [_redact_value(v, secrets) for v in value]
-    if isinstance(value, BaseModel):
-        dumped = value.model_dump_json(by_alias=True)
-        cleaned = redact(dumped, secrets)
-        return value if cleaned == dumped else type(value).model_validate_json(cleaned)
-    return value
 
 
 class WebTools:
@@ -263,6 +249,17 @@ class WebTools:
 
     # -- running -------------------------------------------------------------------------------
     async def _on_loop(self, name: str, args: object) -> ToolOutput:
+        secrets = self._redactor()
+        try:
+            # every cut made during the call replaces secrets first (errors.redacting), and
+            # what leaves it, output or error, is redacted whole, once, here
+            with redacting(secrets or None):
+                out = await self._run_locked(name, args)
+        except WebrefsError as exc:
+            raise self._redact_error(exc, secrets) from None
+        return self._redacted(out, secrets)
+
+    async def _run_locked(self, name: str, args: object) -> ToolOutput:
         spec = self.spec(name)
         parsed = spec.parse_args(args)
         if self._lock is None:
@@ -273,7 +270,7 @@ class WebTools:
                 self._check_browser()
                 self._check_target_tab(parsed)
                 context = ToolContext(self.options, self.browser, self.current_tab, self._view)
-                out = self._redacted(await spec.handler(context, parsed))
+                out = await spec.handler(context, parsed)
             except TimeoutError:
                 err: WebrefsError = ActionTimeoutError(
                     f"{name} gave up: the page did not answer in time.",
@@ -286,7 +283,7 @@ class WebTools:
                     self._check_browser()
                 raise self._noted(name, exc) from None
             except WebrefsError as exc:
-                raise self._redact_error(self._noted(name, exc)) from None
+                raise self._noted(name, exc) from None
             finally:
                 MODEL_CALL.reset(model_call)
             note = self._switch_note(name)
@@ -302,26 +299,35 @@ class WebTools:
         policy = getattr(bound, "safety", None)
         return policy if isinstance(policy, SafetyPolicy) else _DEFAULT_SAFETY
 
-    def _secrets(self) -> dict[str, str]:
+    def _redactor(self) -> Redactor | None:
+        """The redactor of the policy's secrets (``None`` when there are none)."""
         policy = self.safety
-        return all_secrets(policy) if policy.enabled and policy.sensitive_data else {}
+        if not (policy.enabled and policy.sensitive_data):
+            return None
+        return redactor(all_secrets(policy)) or None
 
-    def _redacted(self, out: ToolOutput) -> ToolOutput:
-        """``out`` with every secret value replaced by its placeholder (text and artifact)."""
-        secrets = self._secrets()
-        if not secrets:
+    @staticmethod
+    def _redacted(out: ToolOutput, secrets: Redactor | None) -> ToolOutput:
+        """``out`` with every secret value replaced by its placeholder (text and artifact;
+        an image cannot be redacted)."""
+        if secrets is None:
             return out
-        return replace(out, content=redact(out.content, secrets),
-                       artifact=_redact_value(out.artifact, secrets))
+        content, artifact = secrets(out.content), secrets.data(out.artifact)
+        if content is out.content and artifact is out.artifact:
+            return out
+        return replace(out, content=content, artifact=artifact)
 
-    def _redact_error(self, err: WebrefsError) -> WebrefsError:
-        secrets = self._secrets()
-        if secrets:
-            err.message = redact(err.message, secrets)
-            err.hint = redact(err.hint, secrets) if err.hint else err.hint
-            result = getattr(err, "result", None)
-            if result is not None:
-                err.result = _redact_value(result, secrets)  # type: ignore[attr-defined]
+    @staticmethod
+    def _redact_error(err: WebrefsError, secrets: Redactor | None) -> WebrefsError:
+        """``err`` with every secret replaced in all it carries (message, hints, the partial
+        result, an attached snapshot, a consent request, ...)."""
+        if secrets is None:
+            return err
+        for key, value in list(vars(err).items()):
+            cleaned = secrets.data(value)
+            if cleaned is not value:
+                setattr(err, key, cleaned)
+        err.args = tuple(secrets.data(list(err.args)))
         return err
 
     def _noted(self, name: str, err: WebrefsError) -> WebrefsError:
@@ -374,6 +380,12 @@ class WebTools:
         return await self._runner.arun(self._system_prompt(mode, tool_calling, page_state))
 
     async def _system_prompt(self, mode: str, tool_calling: bool, page_state: bool) -> str:
+        secrets = self._redactor()
+        with redacting(secrets or None):
+            text = await self._make_system_prompt(mode, tool_calling, page_state)
+        return secrets(text) if secrets is not None else text
+
+    async def _make_system_prompt(self, mode: str, tool_calling: bool, page_state: bool) -> str:
         if mode not in prompts.SYSTEM_MODES:
             raise InvalidArgumentError(f"Unknown prompt mode {mode!r}; use 'dom' or 'vision'.")
         if mode == "vision" and "web_screenshot" not in self._by_name:
@@ -388,6 +400,12 @@ class WebTools:
 
     async def page_summary(self) -> str:
         """A few lines on the active tab (title, URL, open tabs) for the system prompt."""
+        secrets = self._redactor()
+        with redacting(secrets or None):
+            text = await self._page_summary()
+        return secrets(text) if secrets is not None else text
+
+    async def _page_summary(self) -> str:
         if self.browser is not None and self.browser.closed:
             return "The browser has closed; no page can be used."
         try:
@@ -395,14 +413,15 @@ class WebTools:
         except WebrefsError:
             return "No page is open yet."
         try:
-            title = redact(clean_line(await tab.atitle(), 200), self._secrets())
+            title = await tab.atitle()
         except ActionTimeoutError:
             shown = "(the page is not responding)"
         except WebrefsError:
             return "No page is open yet."
-        else:  # page text: one clean line, quoted as every page string is
-            shown = quote(title, 200) if title else "(no title)"
-        url = redact(clean_line(tab.url, 200), self._secrets())
+        else:  # page text: one clean line, quoted as every page string is (cut after the
+            # secrets are replaced: see _system_prompt)
+            shown = quote(clean_line(title, 200), 200) if title else "(no title)"
+        url = clean_line(tab.url, 200)
         lines = [f"Active tab {tab.id}: {shown} - {url}"]
         last = tab.last_snapshot
         if last is not None and last.page.page_type not in ("", "unknown"):
