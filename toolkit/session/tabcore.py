@@ -31,6 +31,7 @@ from ..safety.urls import Verdict
 from ..snapshot.refs import RefBook
 from ..snapshot.world import World
 from .downloads import save_download
+from .effects import EffectGate
 from .guard import Blocked
 
 __all__ = ["TabCore", "TabHost"]
@@ -63,6 +64,8 @@ class TabHost(Protocol):
 
     safety: SafetyPolicy
     """The safety policy of the tab's context."""
+    effects: EffectGate
+    """Judges the requests of the tab's context by what they do (actions open flights)."""
 
     @property
     def blocked(self) -> list[Blocked]:
