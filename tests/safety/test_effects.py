@@ -88,6 +88,9 @@ PROBES = {
     "a_get_link_to_a_delete_url": Probe(
         "effect-link.html", "account/delete", "GET",
         (("web_click", {"ref": "@Your account"}),), "deletes"),
+    "a_link_redirected_to_a_delete_url": Probe(
+        "effect-link.html", "account/delete", "GET",
+        (("web_click", {"ref": "@Your profile"}),), "deletes"),
 }
 
 

@@ -49,9 +49,9 @@ BODY_CHARS = 65_536
 CARD_REASON = "the request carries a payment card number"
 
 _SPLIT_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
-# a run of 14 to 19 digits, single spaces or dashes allowed between them, not inside a longer
-# run of digits
-_DIGIT_RUN = re.compile(r"(?<![0-9])[0-9](?:[ \-]?[0-9]){13,18}(?![0-9])")
+# a run of 14 or more digits, single spaces or dashes allowed between them (a card number is
+# a run of its groups: 14 to 19 digits)
+_DIGIT_RUN = re.compile(r"(?<![0-9])[0-9](?:[ \-]?[0-9]){13,}")
 # card networks by prefix and length (Visa, Mastercard, American Express, Discover, Diners
 # Club, JCB, UnionPay); 13-digit Visa numbers are left out, since phone numbers with a
 # country code starting with 4 look like them
@@ -157,22 +157,38 @@ def _is_card(digits: str) -> bool:
     return any(p.match(digits) and len(digits) in lengths for p, lengths in _NETWORKS)
 
 
+def _card_in(run: str) -> str | None:
+    """The card number a run of digit groups holds: the whole run, or a sequence of its
+    groups (``qty 2 4111 1111 1111 1111`` joins a quantity to a card)."""
+    groups = [g for g in re.split(r"[ \-]", run) if g]
+    for i in range(len(groups)):
+        digits = ""
+        for group in groups[i:]:
+            digits += group
+            if len(digits) > 19:
+                break
+            if len(digits) >= 14 and _is_card(digits):
+                return digits
+    return None
+
+
 def card_numbers(text: str) -> list[str]:
     """The payment card numbers in ``text`` (digits only), in order."""
     found: list[str] = []
     for match in _DIGIT_RUN.finditer(text):
-        digits = re.sub(r"[ \-]", "", match.group())
-        if _is_card(digits):
-            found.append(digits)
+        card = _card_in(match.group())
+        if card is not None:
+            found.append(card)
     return found
 
 
 def mask_cards(text: str) -> str:
-    """``text`` with every card number in it shown only by its last four digits."""
+    """``text`` with every run of digits holding a card number shown only by the card's last
+    four digits."""
 
     def mask(match: re.Match[str]) -> str:
-        digits = re.sub(r"[ \-]", "", match.group())
-        return f"[card ending {digits[-4:]}]" if _is_card(digits) else match.group()
+        card = _card_in(match.group())
+        return f"[card ending {card[-4:]}]" if card is not None else match.group()
 
     return _DIGIT_RUN.sub(mask, text)
 

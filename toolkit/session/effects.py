@@ -191,52 +191,66 @@ class EffectGate:
 
     # -- judging ----------------------------------------------------------------------------
     async def allow(self, request: Request, page: Page | None) -> bool:
-        """Whether ``request`` may be sent (``False``: fail it). Holds it while it is judged
-        and while someone is asked; never raises."""
+        """Whether ``request`` (routed by Playwright) may be sent (``False``: fail it). Holds
+        it while it is judged and while someone is asked; never raises."""
         policy = self._policy()
         if not policy.classifies:
             return True
         try:
-            kind = effect_kind(request.method, request.resource_type,
-                               request.is_navigation_request())
-        except PlaywrightError:
-            return True
-        if kind is None:
-            return True
-        try:
-            return await self._judge(policy, request, page, kind)
+            navigation = request.is_navigation_request()
+            kind = effect_kind(request.method, request.resource_type, navigation)
+            if kind is None:
+                return True
+            raw: bytes | None = None
+            if kind != "navigate":
+                with contextlib.suppress(PlaywrightError, ValueError):
+                    raw = request.post_data_buffer
+            out = _Outgoing(request.method.upper(), request.url, kind, raw,
+                            request.headers.get("content-type", ""), page,
+                            navigation and _is_main(request), request)
+            return await self._judge(policy, out)
         except (PlaywrightError, TimeoutError, ValueError, UnicodeError):
             return True  # judged by the network rules alone; the request is not lost
 
-    async def _judge(self, policy: SafetyPolicy, request: Request, page: Page | None,
-                     kind: EffectKind) -> bool:
+    async def allow_hop(self, method: str, url: str, resource_type: str, top: bool,
+                        body: bytes | None, content_type: str, page: Page | None) -> bool:
+        """The same for a redirect hop, which Playwright's routing never sees (Chromium's
+        interception holds it: :mod:`webrefs.session.hops`); ``top``: it loads a tab's
+        page."""
+        policy = self._policy()
+        if not policy.classifies:
+            return True
+        kind = effect_kind(method, resource_type, top or resource_type == "document")
+        if kind is None:
+            return True
+        try:
+            return await self._judge(policy, _Outgoing(method.upper(), url, kind, body,
+                                                       content_type, page, top, None))
+        except (PlaywrightError, TimeoutError, ValueError, UnicodeError):
+            return True
+
+    async def _judge(self, policy: SafetyPolicy, out: _Outgoing) -> bool:
+        page = out.page
         tab = self._tab_of(page) if page is not None else None
         flight = self._flight_for(tab)
-        body = ""
-        if kind != "navigate":
-            try:
-                raw = request.post_data_buffer
-            except (PlaywrightError, ValueError):
-                raw = None
-            body = body_text(raw[: BODY_CHARS * 3] if raw else None,
-                             request.headers.get("content-type", ""))
+        body = body_text(out.body[: BODY_CHARS * 3] if out.body else None, out.content_type)
         page_url = page.url if page is not None and not page.is_closed() else ""
-        effect = Effect(method=request.method.upper(), url=request.url, kind=kind, body=body,
+        effect = Effect(method=out.method, url=out.url, kind=out.kind, body=body,
                         page_url=page_url)
-        if (kind != "send" and flight is not None and flight.form is not None
+        if (out.kind != "send" and flight is not None and flight.form is not None
                 and flight.form.matches(effect.method, effect.url)):
             effect = replace(effect, submitter=flight.form.submitter,
                              choices=flight.form.choices)
         verdict = classify_effect(policy.rules, effect)
         if (verdict.page_text_matters and page is not None
                 and any(r.on == "text" for r in policy.rules)):
-            text = await self._page_text(flight, tab, page, navigation=kind != "send")
+            text = await self._page_text(flight, tab, page, navigation=out.kind != "send")
             if text:
                 effect = replace(effect, page_text=text)
                 verdict = classify_effect(policy.rules, effect)
         if verdict.level == "auto":
             return True
-        return await self._decide(policy, request, effect, verdict, flight, tab, page_url)
+        return await self._decide(policy, out, effect, verdict, flight, tab, page_url)
 
     async def _page_text(self, flight: Flight | None, tab: str | None, page: Page, *,
                          navigation: bool) -> str:
@@ -249,7 +263,7 @@ class EffectGate:
             return ""
         return await read_page_text(self._world(), page)
 
-    async def _decide(self, policy: SafetyPolicy, request: Request, effect: Effect,
+    async def _decide(self, policy: SafetyPolicy, out: _Outgoing, effect: Effect,
                       verdict: EffectVerdict, flight: Flight | None, tab: str | None,
                       page_url: str) -> bool:
         held = HeldRequest(method=effect.method, url=mask_cards(effect.url)[:300],
@@ -273,8 +287,7 @@ class EffectGate:
                 return self._record(None, held, "refused")
         if policy.consent is None:
             return self._remember(flight, key, held, None)
-        navigation = request.is_navigation_request() and _frame_of(request) is not None and \
-            _is_main(request)
+        navigation = out.main_navigation
         if flight is not None and navigation:
             flight.asking_navigation = True
         waiting: asyncio.Future[bool | None] = asyncio.ensure_future(
@@ -293,8 +306,8 @@ class EffectGate:
                     flight.asking_navigation = False
         held = held.model_copy(update={"asked": answer is not None})
         allowed = self._remember(flight, key, held, answer)
-        if allowed and flight is not None:
-            flight.approved_late.append(request)
+        if allowed and flight is not None and out.request is not None:
+            flight.approved_late.append(out.request)
         return allowed
 
     async def _ask(self, policy: SafetyPolicy, flight: Flight | None, held: HeldRequest,
@@ -335,6 +348,22 @@ class EffectGate:
                 self._seen = {k: max(0, v - drop) for k, v in self._seen.items()}
             self.log.append(held)
         return outcome != "refused"
+
+
+@dataclass(frozen=True)
+class _Outgoing:
+    """A request about to be sent, as the gate needs it."""
+
+    method: str
+    url: str
+    kind: EffectKind
+    body: bytes | None
+    content_type: str
+    page: Page | None
+    main_navigation: bool
+    """It loads a tab's page (the browser call that caused it may be waiting for it)."""
+    request: Request | None
+    """Playwright's request, when it came through the routing."""
 
 
 def _frame_of(request: Request) -> Frame | None:

@@ -212,6 +212,20 @@ class NetworkGuard:
                 todo.extend(node.get("childFrames") or [])
         return found
 
+    @property
+    def judges_effects(self) -> bool:
+        """Whether requests are judged by what they do (the policy classifies)."""
+        return self.effects is not None and self.policy.classifies
+
+    async def allow_hop(self, method: str, url: str, kind: str, top: bool, body: bytes | None,
+                        content_type: str, target_id: str | None) -> bool:
+        """Whether a redirect hop Chromium's interception holds may be sent, by what it
+        does (:meth:`EffectGate.allow_hop`)."""
+        if self.effects is None:
+            return True
+        page = self._target_pages.get(target_id) if target_id else None
+        return await self.effects.allow_hop(method, url, kind, top, body, content_type, page)
+
     def hop_refused(self, url: str, verdict: Verdict, kind: str, navigation: bool,
                     target_id: str | None) -> None:
         """Log a request Chromium's interception failed before it was sent."""

@@ -16,3 +16,7 @@ for (const f of document.querySelectorAll('form[data-to]')) {
   }
 }
 for (const a of document.querySelectorAll('a[data-to]')) a.setAttribute('href', at(a.dataset.to));
+// data-hop: the same, reached through the test server's /__redirect (a 302 hop)
+for (const a of document.querySelectorAll('a[data-hop]')) {
+  a.setAttribute('href', '/__redirect?to=' + encodeURIComponent(at(a.dataset.hop)));
+}
