@@ -249,10 +249,11 @@ async def judge_action(tab: TabCore, action: str, target: object | None,
     return Judged(decision.model_copy(update={"outcome": "approved"}), judged_name, form)
 
 
-def effect_refusal(what: str, refused: list[HeldRequest],
-                   decision: SafetyDecision) -> ConsentError:
+def effect_refusal(what: str, refused: list[HeldRequest], decision: SafetyDecision,
+                   request: ConsentRequest | None = None) -> ConsentError:
     """The error for an action that ran while requests it caused were refused (never sent):
-    ``what`` from :func:`action_words`, ``decision`` with those requests in ``effects``."""
+    ``what`` from :func:`action_words`, ``decision`` with those requests in ``effects``;
+    ``request``: the question the callback left undecided, if it was asked."""
     first = refused[0]
     sent = first.describe()
     if len(refused) > 1:
@@ -263,17 +264,18 @@ def effect_refusal(what: str, refused: list[HeldRequest],
             f"{what} ran, but the request it caused, {sent}, is blocked by the safety "
             f"policy ({why}), so it was not sent.",
             hint="Do not look for another way to do it; tell the user it is blocked.",
-            host_hint="Change SafetyPolicy.rules to allow it.", decision=decision)
+            host_hint="Change SafetyPolicy.rules to allow it.", decision=decision,
+            request=request)
     if first.asked:
         return ConsentError(
             f"{what} ran, but the user refused the request it caused, {sent} ({why}), so it "
             "was not sent.",
             hint="Do not try it again; continue without it or ask the user what to do.",
-            refused=True, decision=decision)
+            refused=True, decision=decision, request=request)
     return ConsentError(
         f"{what} ran, but the request it caused, {sent}, needs the user's confirmation "
         f"({why}), and no one can confirm it here, so it was not sent.",
         hint="Tell the user what the page was about to send and let them confirm or do it "
         "themselves; do not look for another way to do it.",
         host_hint="Pass SafetyPolicy(consent=callback) to let a person confirm such requests.",
-        decision=decision)
+        decision=decision, request=request)

@@ -278,7 +278,8 @@ async def _run(tab: TabCore, action: str, target: object | None, act: ActFn,
         partial = partial.model_copy(update={"safety": safety})
     if flight.refused:
         held = effect_refusal(action_words(action, target, judged_name), flight.refused,
-                              partial.safety or SafetyDecision())
+                              partial.safety or SafetyDecision(),
+                              flight.undecided[0] if flight.undecided else None)
         done = partial.model_copy(update={"message": held.message})
         raise _with_result(held, _finish(tab, done, report, opened_before,
                                          blocked_before=blocked_before), tab) from None

@@ -118,6 +118,9 @@ class Flight:
     """A main-frame navigation of this flight is held while someone is asked."""
     pending: set[asyncio.Future[Any]] = field(default_factory=set)
     """Questions about its requests still waiting for an answer."""
+    undecided: list[ConsentRequest] = field(default_factory=list)
+    """Questions the callback answered ``None`` ("not decided here": a host that asks a
+    person another way, such as a LangGraph interrupt, and runs the action again)."""
     answers: dict[str, bool | None] = field(default_factory=dict)
     """Answers given for its requests, by method and URL (asked once per action)."""
 
@@ -290,8 +293,15 @@ class EffectGate:
         navigation = out.main_navigation
         if flight is not None and navigation:
             flight.asking_navigation = True
-        waiting: asyncio.Future[bool | None] = asyncio.ensure_future(
-            self._ask(policy, flight, held, page_url))
+        if flight is not None:
+            consent = ConsentRequest(action=flight.action, target=flight.target,
+                                     target_name=flight.target_name, url=flight.url or page_url,
+                                     level=held.level, reasons=tuple(held.reasons), effect=held)
+        else:
+            consent = ConsentRequest(action="page", target=None, target_name="",
+                                     url=page_url, level=held.level,
+                                     reasons=tuple(held.reasons), effect=held)
+        waiting: asyncio.Future[bool | None] = asyncio.ensure_future(self._ask(policy, consent))
         if flight is not None:
             flight.pending.add(waiting)
         try:
@@ -305,23 +315,17 @@ class EffectGate:
                 if navigation:
                     flight.asking_navigation = False
         held = held.model_copy(update={"asked": answer is not None})
+        if answer is None and flight is not None:
+            flight.undecided.append(consent)
         allowed = self._remember(flight, key, held, answer)
         if allowed and flight is not None and out.request is not None:
             flight.approved_late.append(out.request)
         return allowed
 
-    async def _ask(self, policy: SafetyPolicy, flight: Flight | None, held: HeldRequest,
-                   page_url: str) -> bool | None:
+    async def _ask(self, policy: SafetyPolicy, consent: ConsentRequest) -> bool | None:
+        """The callback's answer (one question at a time in this context)."""
         if self._asking is None:
             self._asking = asyncio.Lock()
-        if flight is not None:
-            consent = ConsentRequest(action=flight.action, target=flight.target,
-                                     target_name=flight.target_name, url=flight.url or page_url,
-                                     level=held.level, reasons=tuple(held.reasons), effect=held)
-        else:
-            consent = ConsentRequest(action="page", target=None, target_name="",
-                                     url=page_url, level=held.level,
-                                     reasons=tuple(held.reasons), effect=held)
         async with self._asking:
             return await ask(policy, consent)
 
