@@ -18,8 +18,8 @@ from webrefs import Browser
 from webrefs.adapters.langchain import WebToolkit, approved
 
 from tests.helpers.proxy import RecordingProxy
-from tests.safety.conftest import hits
 from tests.helpers.server import SiteServer
+from tests.safety.conftest import hits
 
 
 class PayModel(BaseChatModel):

@@ -26,7 +26,9 @@ Contract:
   :class:`~webrefs.safety.consent.ConsentRequest` whose ``effect`` is the request; ``True``
   sends it, anything else fails it before it is sent. ``block`` fails it without asking.
 - Every page read is bounded (:data:`READ_TIMEOUT_S`); a read that fails judges the request
-  by its address and body alone. Nothing here raises into the routing.
+  by its address and body alone. Nothing here raises into the routing: a fault in judging
+  lets the request go (the network rules still hold) and is reported to the loop's exception
+  handler.
 """
 
 from __future__ import annotations
@@ -214,6 +216,9 @@ class EffectGate:
             return await self._judge(policy, out)
         except (PlaywrightError, TimeoutError, ValueError, UnicodeError):
             return True  # judged by the network rules alone; the request is not lost
+        except Exception as exc:  # a fault of ours: reported, and the request is not lost
+            _report(exc)
+            return True
 
     async def allow_hop(self, method: str, url: str, resource_type: str, top: bool,
                         body: bytes | None, content_type: str, page: Page | None) -> bool:
@@ -230,6 +235,9 @@ class EffectGate:
             return await self._judge(policy, _Outgoing(method.upper(), url, kind, body,
                                                        content_type, page, top, None))
         except (PlaywrightError, TimeoutError, ValueError, UnicodeError):
+            return True
+        except Exception as exc:
+            _report(exc)
             return True
 
     async def _judge(self, policy: SafetyPolicy, out: _Outgoing) -> bool:
@@ -259,9 +267,13 @@ class EffectGate:
                          navigation: bool) -> str:
         """The page's text: the one the action read before it ran, else read now, unless
         the request is a navigation (the browser holds page reads until it is decided)."""
-        if flight is not None and flight.tab == tab and flight.page_text is not None:
-            with contextlib.suppress(Exception):
-                return await asyncio.shield(flight.page_text)
+        task = flight.page_text if flight is not None and flight.tab == tab else None
+        if task is not None:
+            if not task.done():
+                with contextlib.suppress(Exception):
+                    await asyncio.shield(task)
+            if task.done() and not task.cancelled() and task.exception() is None:
+                return task.result()
         if navigation:
             return ""
         return await read_page_text(self._world(), page)
@@ -368,6 +380,11 @@ class _Outgoing:
     """It loads a tab's page (the browser call that caused it may be waiting for it)."""
     request: Request | None
     """Playwright's request, when it came through the routing."""
+
+
+def _report(exc: Exception) -> None:
+    asyncio.get_running_loop().call_exception_handler({
+        "message": "webrefs could not judge a request by what it does", "exception": exc})
 
 
 def _frame_of(request: Request) -> Frame | None:
