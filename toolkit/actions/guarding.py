@@ -20,20 +20,22 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Frame
 
-from ..errors import ConsentError, StaleRefError
+from ..errors import ConsentError, StaleRefError, WebrefsError
 from ..models import HeldRequest, SafetyDecision
 from ..safety.consent import ConsentRequest, ask, is_gated
 from ..safety.effects import Effect, FormContext, classify_effect
 from ..safety.sensitive import LEVELS, TARGET_ACTIONS, classify
-from ..session.effects import READ_TIMEOUT_S, read_page_text
+from ..session.effects import PAGE_TEXT_CHARS, READ_TIMEOUT_S, read_page_text
+from ..snapshot.refs import finder, parse_ref, split_ref
 from .targets import Target
 
 if TYPE_CHECKING:
     from ..session.tabcore import TabCore
 
-__all__ = ["CLASSIFIED_ACTIONS", "Judged", "action_words", "effect_refusal", "judge_action",
-           "start_page_text"]
+__all__ = ["CLASSIFIED_ACTIONS", "Judged", "PreRead", "action_words", "effect_refusal",
+           "judge_action", "start_reads"]
 
 CLASSIFIED_ACTIONS = ("click", "check", "select", "press_key", "fill", "upload", "goto",
                       "evaluate")
@@ -46,10 +48,13 @@ _TOOL = {"goto": "web_navigate", "evaluate": "a script"}
 # it submits to, the text of the control that submits it (the element itself when it is a
 # submit button of the form, else the default button, which Enter in a field uses), and the
 # choices that differ from the form's defaults. ``root`` is the element, or null for the
-# focused one (a key pressed with no target).
-_TARGET_JS = """(root) => {
+# focused one (a key pressed with no target); with ``n`` > 0, the first ``n`` characters of the
+# visible text of the document it runs in, too (one round trip for both).
+_TARGET_JS = """(root, n) => {
+  const out = {text: null, shown: '', options: [], form: null};
+  if (n > 0) { const b = document.body; out.text = b ? String(b.innerText || '').slice(0, n) : ''; }
   const el = root || document.activeElement;
-  if (!el || el === document.body) return null;
+  if (!el || el === document.body || el === document.documentElement) return out;
   const clean = (t) => String(t == null ? '' : t).replace(/\\s+/g, ' ').trim().slice(0, 120);
   const attr = Element.prototype.getAttribute, has = Element.prototype.hasAttribute;
   const typeOf = (e) => String(e.type || '').toLowerCase();
@@ -70,9 +75,9 @@ _TARGET_JS = """(root) => {
   const isSubmit = (e) => !!e && ((e.tagName === 'BUTTON' &&
       String(attr.call(e, 'type') || 'submit').toLowerCase() === 'submit') ||
     (e.tagName === 'INPUT' && ['submit', 'image'].includes(typeOf(e))));
-  const options = el.tagName === 'SELECT' ? Array.from(el.options).slice(0, 200)
+  out.shown = shownOf(el);
+  out.options = el.tagName === 'SELECT' ? Array.from(el.options).slice(0, 200)
     .map((o) => [String(o.value), clean(o.label || o.textContent)]) : [];
-  const out = {shown: shownOf(el), options: options, form: null};
   const form = el.form instanceof HTMLFormElement ? el.form
     : (el.closest ? el.closest('form') : null);
   if (!form) return out;
@@ -123,22 +128,90 @@ class Judged:
     belongs to, with the choices the action makes: matched to the form's submission."""
 
 
-def start_page_text(tab: TabCore, action: str) -> asyncio.Task[str] | None:
-    """Start reading the page's visible text when the policy's text rules will need it for
-    ``action`` (so the read runs alongside finding the target); ``None`` when they won't."""
+@dataclass
+class PreRead:
+    """The reads the rules need, started before the target is found (so they run alongside
+    finding it): the page's text and, where the target can be found without a handle (a ref
+    of a known frame, or the focused element for a key with no target), what it shows and its
+    form. A read not started here is made after the target is found."""
+
+    page_text: asyncio.Future[str] | None = None
+    target: asyncio.Future[dict[str, Any] | None] | None = None
+
+    def cancel(self) -> None:
+        for read in (self.page_text, self.target):
+            if read is not None:
+                read.cancel()
+
+
+def start_reads(tab: TabCore, action: str, target: object | None) -> PreRead:
+    """Start the reads :func:`judge_action` will need for ``action`` on ``target``."""
     policy = tab.browser.safety
-    if (not policy.classifies or action not in TARGET_ACTIONS
-            or not any(r.on == "text" for r in policy.rules)):
+    if not policy.classifies or action not in TARGET_ACTIONS:
+        return PreRead()
+    n = PAGE_TEXT_CHARS if any(r.on == "text" for r in policy.rules) else 0
+    wants_target = any(r.on == "target" for r in policy.rules)
+    world = tab.refs.world
+    where: tuple[Frame, tuple[str, Any] | None] | None = (
+        _frame_of_ref(tab, target) if wants_target and world.isolated else None)
+    if wants_target and target is None:
+        where = (tab.page.main_frame, None)
+    if where is None:
+        return PreRead(page_text=asyncio.ensure_future(read_page_text(world, tab.page))
+                       if n else None)
+    frame, find = where
+    main = frame == tab.page.main_frame
+    both = asyncio.ensure_future(_read_at(tab, frame, find, n if main else 0))
+    text: asyncio.Future[str] | None = None
+    if n:
+        text = (asyncio.ensure_future(_text_of(both)) if main
+                else asyncio.ensure_future(read_page_text(world, tab.page)))
+    return PreRead(page_text=text, target=both)
+
+
+def _frame_of_ref(tab: TabCore, target: object | None) -> tuple[Frame, tuple[str, Any]] | None:
+    """The frame of a ref target and how webrefs' world finds its element (no round trip)."""
+    if not isinstance(target, str):
         return None
-    return asyncio.ensure_future(read_page_text(tab.refs.world, tab.page))
+    try:
+        ref = parse_ref(target)
+        if ref is None or not tab.refs.was_issued(ref):
+            return None
+        prefix, _ = split_ref(ref)
+    except WebrefsError:
+        return None
+    frame = tab.page.main_frame if prefix == "" else tab.refs.frame_for(prefix)
+    return (frame, finder(tab.refs, ref)) if frame is not None else None
+
+
+async def _read_at(tab: TabCore, frame: Frame, find: tuple[str, Any] | None,
+                   n: int) -> dict[str, Any] | None:
+    """:data:`_TARGET_JS` on the element ``find`` locates in ``frame`` (``None``: the focused
+    one), with ``n`` characters of the page's text."""
+    arg: Any = n
+    source = _TARGET_JS
+    if find is not None:
+        source = (f"(root, a) => ({_TARGET_JS})(({find[0]})(null, a[0]), a[1])")
+        arg = [find[1], n]
+    try:
+        got = await tab.refs.world.value(frame, source, arg, READ_TIMEOUT_S)
+    except (TimeoutError, PlaywrightError, ValueError):
+        return None
+    return got if isinstance(got, dict) else None
+
+
+async def _text_of(read: asyncio.Future[dict[str, Any] | None]) -> str:
+    got = await read
+    text = got.get("text") if got else None
+    return text if isinstance(text, str) else ""
 
 
 async def _read_target(tab: TabCore, resolved: Target | None) -> dict[str, Any] | None:
     """The target's shown text, options and form (:data:`_TARGET_JS`), or the focused
-    element's when there is no target; ``None`` when it cannot be read in time."""
+    element's when there is no target, read now; ``None`` when it cannot be read in time."""
     where: Any = resolved.spot if resolved is not None else tab.page.main_frame
     try:
-        got = await tab.refs.world.value(where, _TARGET_JS, None, READ_TIMEOUT_S)
+        got = await tab.refs.world.value(where, _TARGET_JS, 0, READ_TIMEOUT_S)
     except (TimeoutError, PlaywrightError, ValueError, StaleRefError):
         return None
     return got if isinstance(got, dict) else None
@@ -180,12 +253,11 @@ def action_words(action: str, target: object | None, name: str) -> str:
 
 async def judge_action(tab: TabCore, action: str, target: object | None,
                        resolved: Target | None, *, url: str | None = None,
-                       page_text: asyncio.Task[str] | None = None,
-                       chosen: Sequence[str] = ()) -> Judged:
+                       early: PreRead | None = None, chosen: Sequence[str] = ()) -> Judged:
     """The policy's decision on ``action``, the target's name as judged, and its form.
     Raises :class:`ConsentError` (carrying the decision) when the action may not run.
-    ``page_text``: the read :func:`start_page_text` started, if any; ``chosen``: what the
-    action chooses (a select's values or labels)."""
+    ``early``: the reads :func:`start_reads` started; ``chosen``: what the action chooses (a
+    select's values or labels)."""
     policy = tab.browser.safety
     name = resolved.label if resolved is not None and resolved.label else ""
     if not policy.classifies or action not in CLASSIFIED_ACTIONS:
@@ -195,12 +267,15 @@ async def judge_action(tab: TabCore, action: str, target: object | None,
     judged_name = name
     form = None
     if action in TARGET_ACTIONS:
-        wants_text = any(r.on == "text" for r in policy.rules)
-        text_read = None
-        if wants_text:
-            text_read = page_text if page_text is not None else asyncio.ensure_future(
-                read_page_text(tab.refs.world, tab.page))
-        read = await _read_target(tab, resolved)
+        early = early or PreRead()
+        text_read = early.page_text
+        if text_read is None and any(r.on == "text" for r in policy.rules):
+            text_read = asyncio.ensure_future(read_page_text(tab.refs.world, tab.page))
+        read = None
+        if early.target is not None:
+            read = await early.target
+        elif any(r.on == "target" for r in policy.rules):
+            read = await _read_target(tab, resolved)
         text = await text_read if text_read is not None else ""
         if resolved is not None and read is not None:
             judged_name = _with_shown(name, str(read.get("shown") or ""))

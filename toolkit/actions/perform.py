@@ -33,7 +33,7 @@ from ..safety.fence import clean_line
 from ..session.effects import Flight
 from . import readiness
 from .dom import hit_test
-from .guarding import action_words, effect_refusal, judge_action, start_page_text
+from .guarding import action_words, effect_refusal, judge_action, start_reads
 from .limits import clamp_ms
 from .targets import Target, resolve
 
@@ -166,9 +166,9 @@ async def perform(tab: TabCore, action: str, target: object | None, act: ActFn, 
         downloads_before = len(tab.downloads)
         resolved: Target | None
         ready: readiness.Readiness | None
-        # independent page round trips: the page's text for the safety rules is read while
-        # the element is found and the monitor installed
-        page_text = start_page_text(tab, action)
+        # independent page round trips: what the safety rules read of the page and the target
+        # is read while the element is found and the monitor installed
+        early = start_reads(tab, action, target)
         try:
             if target is not None and wait:
                 resolved, ready = await _resolve_and_arm(tab, target)
@@ -176,8 +176,7 @@ async def perform(tab: TabCore, action: str, target: object | None, act: ActFn, 
                 resolved = await resolve(tab, target) if target is not None else None
                 ready = await readiness.arm(tab) if wait else None
         except BaseException:
-            if page_text is not None:
-                page_text.cancel()
+            early.cancel()
             raise
         partial = ActionResult(
             action=action, target=str(target) if target is not None else None,
@@ -187,7 +186,7 @@ async def perform(tab: TabCore, action: str, target: object | None, act: ActFn, 
         )
         try:
             judged = await judge_action(tab, action, target, resolved, url=url,
-                                        page_text=page_text, chosen=chosen)
+                                        early=early, chosen=chosen)
         except ConsentError as refusal:
             if ready:
                 ready.close()
@@ -202,7 +201,7 @@ async def perform(tab: TabCore, action: str, target: object | None, act: ActFn, 
             target_name=judged.name, url=url_before,
             gated=decision.gated if decision is not None else is_gated(tab.browser.safety),
             covered=decision is not None and decision.outcome == "approved",
-            page_text=page_text, form=judged.form))
+            page_text=early.page_text, form=judged.form))
         try:
             return await _run(tab, action, target, act, resolved, ready, partial, flight,
                               decision, judged.name, doing=doing, limit_ms=limit_ms,
