@@ -6,7 +6,11 @@ after it ran, say what became of the requests it caused (held and judged by what
 The target's name is judged together with the text the element shows, when the two differ (a
 button shown as "Pay" and named "View receipt" is judged as both). A navigation is judged by
 where it goes as a request too (``request`` rules), so ``web_navigate`` to a ``.../delete``
-address asks before it leaves, like a click on a link there.
+address asks before it leaves, like a click on a link there. What the rules read of the page
+and the target (its text, what it shows, its form: where it submits, the submitting control's
+text, the choices changed in it) is read before the action, alongside finding the target
+(:func:`start_reads`); the form is handed to the requests' judge, which cannot read the page
+while a submission is pending.
 
 Under ``gate="tools"`` (the default) only the model's tool calls are stopped; the host
 program's own calls are classified and recorded (``gated=False``).

@@ -36,7 +36,8 @@ from urllib.parse import unquote, unquote_plus, urlsplit
 
 from .sensitive import LEVELS, Level, Rule, compiled
 
-__all__ = ["BODY_CHARS", "CARD_REASON", "EFFECT_KINDS", "JUDGED_METHODS", "Effect", "EffectKind",
+__all__ = ["BODY_CHARS", "CARD_REASON", "EFFECT_KINDS", "JUDGED_METHODS", "MAX_CARD_CHECKS",
+           "Effect", "EffectKind",
            "EffectVerdict", "FormContext", "body_text", "card_numbers", "classify_effect",
            "effect_kind", "luhn_valid", "mask_cards", "request_subject"]
 
@@ -47,6 +48,8 @@ JUDGED_METHODS = ("POST", "PUT", "PATCH", "DELETE")
 BODY_CHARS = 65_536
 """How much of a request's body is read for card numbers."""
 CARD_REASON = "the request carries a payment card number"
+MAX_CARD_CHECKS = 2000
+"""Most candidate card numbers checked in one request."""
 
 _SPLIT_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 # a run of 14 or more digits, single spaces or dashes allowed between them (a card number is
@@ -64,6 +67,7 @@ _NETWORKS: tuple[tuple[re.Pattern[str], tuple[int, ...]], ...] = (
     (re.compile(r"^(352[89]|35[3-8][0-9])"), (16, 17, 18, 19)),
     (re.compile(r"^62"), (16, 17, 18, 19)),
 )
+_FIRST_DIGITS = frozenset("23456")
 
 
 def effect_kind(method: str, resource_type: str, navigation: bool) -> EffectKind | None:
@@ -152,42 +156,55 @@ def luhn_valid(digits: str) -> bool:
 
 
 def _is_card(digits: str) -> bool:
-    if not luhn_valid(digits):
-        return False
-    return any(p.match(digits) and len(digits) in lengths for p, lengths in _NETWORKS)
+    return (digits[:1] in _FIRST_DIGITS
+            and any(p.match(digits) and len(digits) in lengths for p, lengths in _NETWORKS)
+            and luhn_valid(digits))
 
 
-def _card_in(run: str) -> str | None:
+def _card_in(run: str, budget: list[int]) -> str | None:
     """The card number a run of digit groups holds: the whole run, or a sequence of its
-    groups (``qty 2 4111 1111 1111 1111`` joins a quantity to a card)."""
+    groups (``qty 2 4111 1111 1111 1111`` joins a quantity to a card). Each sequence of the
+    right length that is checked spends one of ``budget``."""
     groups = [g for g in re.split(r"[ \-]", run) if g]
     for i in range(len(groups)):
+        if budget[0] <= 0:
+            return None
+        if groups[i][:1] not in _FIRST_DIGITS:
+            continue
         digits = ""
-        for group in groups[i:]:
-            digits += group
-            if len(digits) > 19:
+        for j in range(i, min(i + 19, len(groups))):  # 19 digits at most
+            digits += groups[j]
+            if len(digits) > 19 or budget[0] <= 0:
                 break
-            if len(digits) >= 14 and _is_card(digits):
-                return digits
+            if len(digits) >= 14:
+                budget[0] -= 1
+                if _is_card(digits):
+                    return digits
     return None
 
 
 def card_numbers(text: str) -> list[str]:
-    """The payment card numbers in ``text`` (digits only), in order."""
+    """The payment card numbers in ``text`` (digits only), in order (at most
+    :data:`MAX_CARD_CHECKS` candidate numbers are checked: a body of nothing but digit groups
+    cannot make this slow)."""
     found: list[str] = []
+    budget = [MAX_CARD_CHECKS]
     for match in _DIGIT_RUN.finditer(text):
-        card = _card_in(match.group())
+        card = _card_in(match.group(), budget)
         if card is not None:
             found.append(card)
+        if budget[0] <= 0:
+            break
     return found
 
 
 def mask_cards(text: str) -> str:
     """``text`` with every run of digits holding a card number shown only by the card's last
     four digits."""
+    budget = [MAX_CARD_CHECKS]
 
     def mask(match: re.Match[str]) -> str:
-        card = _card_in(match.group())
+        card = _card_in(match.group(), budget)
         return f"[card ending {card[-4:]}]" if card is not None else match.group()
 
     return _DIGIT_RUN.sub(mask, text)

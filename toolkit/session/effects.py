@@ -1,14 +1,15 @@
 """Holding the requests of a context until the safety policy has judged what they do.
 
 The network guard's routing (:mod:`webrefs.session.guard`) hands every request it lets through
-to :meth:`EffectGate.allow` before it is sent. Requests that only read pass at once; effects
-(:func:`webrefs.safety.effects.effect_kind`: form submissions, writing ``fetch``/XHR/beacons,
-navigations) are judged by :func:`webrefs.safety.effects.classify_effect` with what the page
-showed: for the submission of the form of the action's element, the submitting control's text
-and the choices changed in the form (read before the action: while a navigation is pending,
-Chromium holds every DevTools call to its frame, so nothing can be read from the page then);
-the page's visible text when a rule needs it (the action's own read, or a read now for a
-request that is not a navigation).
+to :meth:`EffectGate.allow` before it is sent, and Chromium's interception
+(:mod:`webrefs.session.hops`) every redirect hop to :meth:`EffectGate.allow_hop`. Requests
+that only read pass at once; effects (:func:`webrefs.safety.effects.effect_kind`: form
+submissions, writing ``fetch``/XHR/beacons, navigations) are judged by
+:func:`webrefs.safety.effects.classify_effect` with what the page showed: for the submission
+of the form of the action's element, the submitting control's text and the choices changed in
+the form (read before the action: while a navigation is pending, Chromium holds every DevTools
+call to its frame, so nothing can be read from the page then); the page's visible text when a
+rule needs it (the action's own read, or a read now for a request that is not a navigation).
 
 Contract:
 
