@@ -113,7 +113,7 @@ class WebTool(BaseTool):
         request = err.request
         decision = err.decision
         if (self.approvals is None or not isinstance(request, ConsentRequest) or err.refused
-                or decision is None or decision.level != "confirm"):
+                or decision is None or request.level != "confirm"):
             raise err
         from langgraph.types import interrupt
 
@@ -130,11 +130,14 @@ class WebTool(BaseTool):
 def consent_payload(tool: str, request: ConsentRequest) -> dict[str, Any]:
     """What a LangGraph interrupt for consent carries (shown to the human who decides)."""
     what = request.target_name or request.target or "the page"
+    sends = f" to send {request.effect.describe()}" if request.effect is not None else ""
     return {
         "type": "webrefs_consent", "tool": tool, "action": request.action,
         "target": request.target, "target_name": request.target_name, "url": request.url,
         "level": request.level, "reasons": list(request.reasons),
-        "question": f"Allow {tool} on {what} at {request.url}? ({'; '.join(request.reasons)})",
+        "request": request.effect.describe() if request.effect is not None else None,
+        "question": f"Allow {tool} on {what} at {request.url}{sends}? "
+                    f"({'; '.join(request.reasons)})",
         "answers": ["approve", "reject"],
     }
 
@@ -186,7 +189,10 @@ class WebToolkit(BaseToolkit):
     interrupt_on_confirm: bool = False
     """In a LangGraph graph (with a checkpointer), turn each action that needs consent into
     a human-in-the-loop interrupt: ``langgraph.types.interrupt`` with a ``webrefs_consent``
-    payload; resume with ``Command(resume="approve")`` (it runs) or ``"reject"`` (refused)."""
+    payload; resume with ``Command(resume="approve")`` (it runs) or ``"reject"`` (refused).
+    A request an action caused that needs consent (held, never sent) interrupts the same
+    way (its ``request`` field says what was held); approved, the action runs again and that
+    request is sent."""
     _webtools: WebTools = PrivateAttr()
     _approvals: set[str] | None = PrivateAttr(default=None)
 

@@ -20,6 +20,7 @@ __all__ = [
     "DialogEvent",
     "ExtractStats",
     "FrameInfo",
+    "HeldRequest",
     "Node",
     "NodeRef",
     "PageInfo",
@@ -209,8 +210,39 @@ class DialogEvent(_Model):
     answer: str | None = None
 
 
+class HeldRequest(_Model):
+    """A request the safety policy held and judged by what it does before it was sent: one an
+    action caused (a form submission, a ``fetch`` that writes, a navigation), or one the page
+    sent while no action ran (``cause="page"``). See ``webrefs.safety.effects``."""
+
+    method: str
+    url: str
+    """Where it was going (card numbers masked, capped)."""
+    kind: Literal["navigate", "submit", "send"]
+    """``submit``: a form submission (a navigation with a body); ``send``: a ``fetch``, XHR
+    or beacon with POST, PUT, PATCH or DELETE; ``navigate``: a GET navigation."""
+    level: Literal["auto", "notify", "confirm", "block"] = "auto"
+    reasons: list[str] = Field(default_factory=list)
+    outcome: Literal["allowed", "approved", "refused"] = "allowed"
+    """Sent without asking, sent with consent, or failed before it was sent."""
+    asked: bool = False
+    """The consent callback was asked about this request and decided it (``False`` for one
+    covered by the consent its action already had, and for one refused with no one to
+    decide: no callback, or one that answered ``None``)."""
+    cause: Literal["action", "page"] = "action"
+    tab: str | None = None
+    """The tab whose page sent it, when known."""
+
+    def describe(self) -> str:
+        """``POST http://shop.test/pay (a form submission)``."""
+        what = {"submit": "a form submission", "send": "a request",
+                "navigate": "a navigation"}[self.kind]
+        return f"{self.method} {self.url[:160]} ({what})"
+
+
 class SafetyDecision(_Model):
-    """How the safety policy judged an action (``webrefs.safety``), before it ran."""
+    """How the safety policy judged an action (``webrefs.safety``): by what it is, before it
+    ran (``level``, ``reasons``, ``outcome``), and by what it did (``effects``)."""
 
     level: Literal["auto", "notify", "confirm", "block"] = "auto"
     """``auto`` runs; ``notify`` runs and is reported; ``confirm`` needs consent; ``block``
@@ -222,6 +254,9 @@ class SafetyDecision(_Model):
     gated: bool = True
     """Whether the policy applied (``False``: the host program's own call under
     ``gate="tools"``: classified and recorded, never stopped)."""
+    effects: list[HeldRequest] = Field(default_factory=list)
+    """Requests the action caused that the rules found sensitive (``notify`` and up), each
+    with what became of it: a refused one was never sent."""
 
 
 class ActionResult(_Model):

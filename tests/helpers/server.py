@@ -9,6 +9,9 @@ Besides static files it has a few dynamic routes for timing cases:
 - ``/__status?code=N`` answers with that HTTP status.
 - ``/__echo`` answers a POST or GET with a small page showing the query and the body.
 - ``/__redirect?to=URL`` answers 302 to that URL.
+- ``/__effects/<any path>`` answers every method (GET, POST, PUT, PATCH, DELETE) with a small
+  page showing the method, the path and the body: a stand-in server for pages whose forms and
+  requests pay, delete or transfer.
 """
 
 from __future__ import annotations
@@ -73,6 +76,13 @@ class _Handler(SimpleHTTPRequestHandler):
             code = int(query.get("code", ["500"])[0])
             self._send(code, f"<title>status {code}</title><h1>Status {code}</h1>")
             return True
+        if parts.path.startswith("/__effects/"):
+            length = int(self.headers.get("Content-Length") or 0)
+            body = self.rfile.read(length).decode(errors="replace") if length else ""
+            shown = html.escape(f"{method} {parts.path} {body}"[:2000])
+            self._send(200, f"<title>done</title><main><h1>Done</h1><p id=echo>{shown}</p>"
+                       "</main>")
+            return True
         if parts.path == "/__echo":
             length = int(self.headers.get("Content-Length") or 0)
             body = self.rfile.read(length).decode(errors="replace") if length else ""
@@ -88,6 +98,12 @@ class _Handler(SimpleHTTPRequestHandler):
     def do_POST(self) -> None:
         if not self._dynamic("POST"):
             self._send(405, "method not allowed", "text/plain")
+
+    def _other(self) -> None:
+        if not self._dynamic(self.command):
+            self._send(405, "method not allowed", "text/plain")
+
+    do_PUT = do_PATCH = do_DELETE = _other
 
 
 class SiteServer:

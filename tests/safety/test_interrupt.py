@@ -1,11 +1,13 @@
 """The LangGraph option: with ``interrupt_on_confirm`` an action that needs consent pauses the
 graph (``langgraph.types.interrupt``) with a ``webrefs_consent`` payload; resuming with
-``approve`` runs it, ``reject`` refuses it."""
+``approve`` runs it, ``reject`` refuses it. So does a request an action caused that needs
+consent: it is held and never sent until a human approves."""
 
 from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from langchain.agents import create_agent
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
@@ -15,13 +17,16 @@ from langgraph.types import Command
 from webrefs import Browser
 from webrefs.adapters.langchain import WebToolkit, approved
 
+from tests.helpers.proxy import RecordingProxy
 from tests.helpers.server import SiteServer
+from tests.safety.conftest import hits
 
 
 class PayModel(BaseChatModel):
     """Turn 1: open the page. Turn 2: snapshot. Turn 3: click Pay. Then: quote the result."""
 
     url: str = ""
+    button: str = "Pay 5000"
     turns: int = 0
 
     @property
@@ -42,7 +47,7 @@ class PayModel(BaseChatModel):
         elif self.turns == 2:
             call = ("web_snapshot", {})
         elif self.turns == 3:
-            call = ("web_click", {"ref": find_ref(str(last.content), ["button"], "Pay 5000")})
+            call = ("web_click", {"ref": find_ref(str(last.content), ["button"], self.button)})
         else:
             assert isinstance(last, ToolMessage)
             return ChatResult(generations=[ChatGeneration(message=AIMessage(
@@ -84,6 +89,36 @@ def test_approve_resumes_and_runs_the_action(browser: Browser, site: SiteServer)
 def test_reject_refuses_the_action(browser: Browser, site: SiteServer) -> None:
     _first, _before, after = _run(browser, site, "reject")
     assert after.startswith("unpaid | error:") and "rejected" in after
+
+
+@pytest.mark.parametrize("resume", ["approve", "reject"])
+def test_a_request_an_action_caused_interrupts_too(browser: Browser, site: SiteServer,
+                                                  proxy: RecordingProxy, token: str,
+                                                  resume: str) -> None:
+    ctx = browser.new_context()
+    try:
+        toolkit = WebToolkit(browser=ctx, interrupt_on_confirm=True)
+        model = PayModel(url=site.url(f"/safety/effect-continue.html?t={token}"),
+                         button="Continue")
+        agent = create_agent(model, toolkit.get_tools(), checkpointer=InMemorySaver())
+        config: Any = {"configurable": {"thread_id": "continue"}}
+        first = agent.invoke({"messages": [("user", "continue")]}, config)
+        (pause,) = first["__interrupt__"]
+        payload = pause.value
+        assert payload["target_name"] == 'button "Continue"' and payload["level"] == "confirm"
+        assert payload["request"].startswith("POST ") and "/__effects/api/payments" in \
+            payload["request"] and "to send POST" in payload["question"]
+        assert [h for h in hits(proxy, token) if "/api/payments" in h] == []  # held, waiting
+        done = agent.invoke(Command(resume=resume), config)
+        sent = [h for h in hits(proxy, token) if "/api/payments" in h]
+        last = str(done["messages"][-1].content)
+        if resume == "approve":
+            assert len(sent) == 1 and last.startswith("success:"), last
+            assert "the user confirmed the request it caused" in last
+        else:
+            assert sent == [] and last.startswith("error:") and "rejected" in last, last
+    finally:
+        ctx.close()
 
 
 def test_resume_values() -> None:

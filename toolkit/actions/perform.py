@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Awaitable, Callable
+import time
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -26,14 +27,16 @@ from ..errors import (
     clip,
     translate_playwright_error,
 )
-from ..models import ActionResult, DialogEvent
+from ..models import ActionResult, DialogEvent, HeldRequest, SafetyDecision
 from ..quoting import named, quote
 from ..render.diff import diff_snapshots
 from ..render.outline import safe_role
+from ..safety.consent import is_gated
 from ..safety.fence import clean_line
+from ..session.effects import Flight
 from . import readiness
 from .dom import hit_test
-from .guarding import judge_action, read_page_text
+from .guarding import action_words, effect_refusal, judge_action, start_reads
 from .limits import clamp_ms
 from .targets import Target, resolve
 
@@ -48,6 +51,7 @@ _GRACE_S = 2.0
 """Extra time on top of the action timeout before a hung browser call is abandoned."""
 POPUP_PARSE_S = 5.0
 """Longest wait for a popup the action opened to finish parsing its document."""
+_MAX_EFFECTS = 20
 
 
 @dataclass
@@ -156,13 +160,16 @@ async def _after(tab: TabCore, result: ActionResult) -> ActionResult:
 
 async def perform(tab: TabCore, action: str, target: object | None, act: ActFn, *,
                   doing: str, wait: bool = True, limit_ms: int | None = None,
-                  url: str | None = None) -> ActionResult:
+                  url: str | None = None, chosen: Sequence[str] = ()) -> ActionResult:
     """Run ``act`` on ``tab`` under its lock and build the :class:`ActionResult`.
 
     ``doing`` completes "... while <doing>" in error messages. ``wait=False`` skips the
     readiness wait. ``limit_ms`` replaces the tab's action timeout as the bound of ``act``.
-    The safety policy judges the action first (``url``: where a navigation goes); a refused
-    one raises :class:`ConsentError` without running.
+    The safety policy judges the action first (``url``: where a navigation goes; ``chosen``:
+    what it chooses, a select's values); a refused one raises :class:`ConsentError` without
+    running. The requests it causes while it runs and waits are held and judged by what they
+    do (:mod:`webrefs.session.effects`); when one was refused, the action raises
+    :class:`ConsentError` after it ran, its result saying what was held and why.
     """
 
     async def body() -> ActionResult:
@@ -173,9 +180,9 @@ async def perform(tab: TabCore, action: str, target: object | None, act: ActFn, 
         downloads_before = len(tab.downloads)
         resolved: Target | None
         ready: readiness.Readiness | None
-        # independent page round trips: the page's text for the safety rules is read while
-        # the element is found and the monitor installed
-        page_text = read_page_text(tab, action)
+        # independent page round trips: what the safety rules read of the page and the target
+        # is read while the element is found and the monitor installed
+        early = start_reads(tab, action, target)
         try:
             if target is not None and wait:
                 resolved, ready = await _resolve_and_arm(tab, target)
@@ -183,8 +190,7 @@ async def perform(tab: TabCore, action: str, target: object | None, act: ActFn, 
                 resolved = await resolve(tab, target) if target is not None else None
                 ready = await readiness.arm(tab) if wait else None
         except BaseException:
-            if page_text is not None:
-                page_text.cancel()
+            early.cancel()
             raise
         partial = ActionResult(
             action=action, target=str(target) if target is not None else None,
@@ -193,86 +199,186 @@ async def perform(tab: TabCore, action: str, target: object | None, act: ActFn, 
             url_before=url_before, url_after=url_before,
         )
         try:
-            decision = await judge_action(tab, action, target, resolved, url=url,
-                                          page_text=page_text)
+            judged = await judge_action(tab, action, target, resolved, url=url,
+                                        early=early, chosen=chosen)
         except ConsentError as refusal:
             if ready:
                 ready.close()
             refused = partial.model_copy(update={"safety": refusal.decision})
             raise _with_result(refusal, refused, tab) from None
+        decision = judged.decision
         if decision is not None:
             partial = partial.model_copy(update={"safety": decision})
-        limit = (limit_ms or timeout_ms(tab)) / 1000 + _GRACE_S
+        # the requests the action causes are judged by what they do while it runs and waits
+        flight = tab.browser.effects.begin(Flight(
+            tab=tab.id, action=action, target=str(target) if target is not None else None,
+            target_name=judged.name, url=url_before,
+            gated=decision.gated if decision is not None else is_gated(tab.browser.safety),
+            covered=decision is not None and decision.outcome == "approved",
+            page_text=early.page_text, form=judged.form))
         try:
-            outcome = await asyncio.wait_for(act(resolved), timeout=limit)
-        except TimeoutError:
-            if ready:
-                ready.close()
-            err: WebrefsError = ActionTimeoutError(
-                f"Gave up after {int(limit * 1000)} ms while {doing}: the browser did not "
-                "answer (the page may be stuck).",
-                hint="Take a new snapshot; reload the page if it stays stuck.",
-            )
-            raise _with_result(err, partial, tab) from None
-        except PlaywrightError as exc:
-            if tab.page.is_closed() and not tab.crashed:
-                await asyncio.sleep(0.2)  # a killed browser closes pages before it disconnects
-            if _closed_itself(tab):
-                # the page closed its own tab during the action (window.close() in a click
-                # handler): the action happened; the result says the tab is gone
-                outcome = Outcome(f"{doing[:1].upper()}{doing[1:]}: done, and the tab closed "
-                                  "during it.")
-                return _finish(tab, partial.model_copy(update={"message": outcome.message}),
-                               await ready.settle() if ready else None, opened_before)
-            if ready:
-                ready.close()
-            if tab.crashed or tab.page.is_closed():
-                raise  # TabCore.call recovers and reports the crash
-            err = translate_playwright_error(exc, doing=doing)
-            if isinstance(err, NotActionableError) and err.reason == "covered" and resolved:
-                better = await _safe_covered(tab, resolved, doing)
-                err = better or err
-            raise _with_result(err, partial, tab) from None
-        except ActionError as err:
-            if ready:
-                ready.close()
-            raise _with_result(err, partial, tab) from None
-        except BaseException:
-            if ready:
-                ready.close()
-            raise
-        report = await ready.settle() if ready else None
-        if ready is not None and ready.popups:
-            # the parse wait stays within the navigation timeout, so the call's own bound
-            # (which counts it once) is not eaten by it
-            nav_s = max(int(tab.options.navigation_timeout_ms or 0), 1000) / 1000
-            await _await_tabs(tab, opened_before, ready.popups,
-                              parse_s=min(POPUP_PARSE_S, nav_s))
-        downloads = tab.downloads[downloads_before:]
-        if downloads:
-            await _await_downloads(downloads)
-            outcome.readback["downloads"] = [dict(d) for d in downloads]
-        if decision is not None and decision.outcome == "approved":
-            outcome.message = f"{outcome.message} (confirmed by the user)"
-        result = partial.model_copy(update={
-            "message": outcome.message,
-            "readback": outcome.readback,
-        })
-        if outcome.verify is not None:
-            outcome.settled = report
-            try:
-                await outcome.verify()
-            except ActionError as err:
-                raise _with_result(err, _finish(tab, result, report, opened_before), tab) from None
-            except StaleRefError:
-                # the action worked and its element then left the page (e.g. it navigated)
-                outcome.message += " The element then left the page, so it was not read back."
-            result = result.model_copy(update={
-                "message": outcome.message, "readback": outcome.readback})
-        result = _finish(tab, result, report, opened_before, blocked_before=blocked_before)
-        return await _after(tab, result)
+            return await _run(tab, action, target, act, resolved, ready, partial, flight,
+                              decision, judged.name, doing=doing, limit_ms=limit_ms,
+                              opened_before=opened_before, blocked_before=blocked_before,
+                              downloads_before=downloads_before)
+        finally:
+            tab.browser.effects.end(flight)
 
     return await tab.call(doing, body)
+
+
+async def _run(tab: TabCore, action: str, target: object | None, act: ActFn,
+               resolved: Target | None, ready: readiness.Readiness | None,
+               partial: ActionResult, flight: Flight, decision: SafetyDecision | None,
+               judged_name: str, *, doing: str, limit_ms: int | None, opened_before: int,
+               blocked_before: int, downloads_before: int) -> ActionResult:
+    """The action itself, the wait, and the result (the part of :func:`perform` that runs
+    with the action's flight open)."""
+
+    async def acting() -> Outcome:
+        try:
+            return await act(resolved)
+        except PlaywrightError:
+            if not flight.asking_navigation:
+                raise
+            # the browser call waited for a navigation the policy holds while someone is
+            # asked: the input was given; what became of the navigation is decided below
+            return Outcome(f"{doing[:1].upper()}{doing[1:]}: done.")
+
+    limit = (limit_ms or timeout_ms(tab)) / 1000 + _GRACE_S
+    try:
+        outcome = await asyncio.wait_for(acting(), timeout=limit)
+    except TimeoutError:
+        if ready:
+            ready.close()
+        err: WebrefsError = ActionTimeoutError(
+            f"Gave up after {int(limit * 1000)} ms while {doing}: the browser did not "
+            "answer (the page may be stuck).",
+            hint="Take a new snapshot; reload the page if it stays stuck.",
+        )
+        raise _with_result(err, partial, tab) from None
+    except PlaywrightError as exc:
+        if tab.page.is_closed() and not tab.crashed:
+            await asyncio.sleep(0.2)  # a killed browser closes pages before it disconnects
+        if _closed_itself(tab):
+            # the page closed its own tab during the action (window.close() in a click
+            # handler): the action happened; the result says the tab is gone
+            outcome = Outcome(f"{doing[:1].upper()}{doing[1:]}: done, and the tab closed "
+                              "during it.")
+            return _finish(tab, partial.model_copy(update={"message": outcome.message}),
+                           await ready.settle() if ready else None, opened_before)
+        if ready:
+            ready.close()
+        if tab.crashed or tab.page.is_closed():
+            raise  # TabCore.call recovers and reports the crash
+        err = translate_playwright_error(exc, doing=doing)
+        if isinstance(err, NotActionableError) and err.reason == "covered" and resolved:
+            better = await _safe_covered(tab, resolved, doing)
+            err = better or err
+        raise _with_result(err, partial, tab) from None
+    except ActionError as err:
+        if ready:
+            ready.close()
+        raise _with_result(err, partial, tab) from None
+    except BaseException:
+        if ready:
+            ready.close()
+        raise
+    report = await ready.settle() if ready else None
+    report = await _held_decided(tab, flight, ready, report)
+    safety = _with_effects(decision, flight, tab)
+    if safety is not None:
+        partial = partial.model_copy(update={"safety": safety})
+    if flight.refused:
+        held = effect_refusal(action_words(action, target, judged_name), flight.refused,
+                              partial.safety or SafetyDecision(),
+                              flight.undecided[0] if flight.undecided else None)
+        done = partial.model_copy(update={"message": held.message})
+        raise _with_result(held, _finish(tab, done, report, opened_before,
+                                         blocked_before=blocked_before), tab) from None
+    if ready is not None and ready.popups:
+        # the parse wait stays within the navigation timeout, so the call's own bound
+        # (which counts it once) is not eaten by it
+        nav_s = max(int(tab.options.navigation_timeout_ms or 0), 1000) / 1000
+        await _await_tabs(tab, opened_before, ready.popups,
+                          parse_s=min(POPUP_PARSE_S, nav_s))
+    downloads = tab.downloads[downloads_before:]
+    if downloads:
+        await _await_downloads(downloads)
+        outcome.readback["downloads"] = [dict(d) for d in downloads]
+    if decision is not None and decision.outcome == "approved":
+        outcome.message = f"{outcome.message} (confirmed by the user)"
+    confirmed = [h for h in flight.asked if h.outcome == "approved"]
+    if confirmed:
+        sent = ", ".join(h.describe() for h in confirmed[:3])
+        outcome.message = f"{outcome.message} (the user confirmed the request it caused: " \
+            f"{sent})"
+    result = partial.model_copy(update={
+        "message": outcome.message,
+        "readback": outcome.readback,
+    })
+    if outcome.verify is not None:
+        outcome.settled = report
+        try:
+            await outcome.verify()
+        except ActionError as err:
+            raise _with_result(err, _finish(tab, result, report, opened_before), tab) from None
+        except StaleRefError:
+            # the action worked and its element then left the page (e.g. it navigated)
+            outcome.message += " The element then left the page, so it was not read back."
+        result = result.model_copy(update={
+            "message": outcome.message, "readback": outcome.readback})
+    result = _finish(tab, result, report, opened_before, blocked_before=blocked_before)
+    return await _after(tab, result)
+
+
+async def _held_decided(tab: TabCore, flight: Flight, ready: readiness.Readiness | None,
+                        report: readiness.ReadyReport | None) -> readiness.ReadyReport | None:
+    """Wait for the answers about the requests held for this action (a person may take a
+    while; the call's own bound applies). When an answer came after the readiness wait ended
+    and let a request go, wait (bounded) for that request's response and for the page again."""
+    settled_at = time.monotonic()
+    await flight.decided()
+    if ready is None or not flight.approved_late or flight.last_answer <= settled_at:
+        return report
+    nav_s = max(int(tab.options.navigation_timeout_ms or 0), 1000) / 1000
+    await flight.answered(nav_s)
+    if tab.page.is_closed():
+        return report
+    try:
+        again = await readiness.arm(tab)
+    except (PlaywrightError, WebrefsError):
+        return report
+    later = await again.settle()
+    if report is not None:
+        later.navigated = later.navigated or report.navigated
+        later.waited_ms += report.waited_ms
+        later.mutations += report.mutations
+        later.added_elements += report.added_elements
+    return later
+
+
+def _with_effects(decision: SafetyDecision | None, flight: Flight,
+                  tab: TabCore) -> SafetyDecision | None:
+    """The action's decision with the requests it caused (and those its page sent by itself
+    since the last action) that the rules found sensitive."""
+    effects = [*tab.browser.effects.take_page_log(tab.id), *flight.held]
+    if not effects:
+        return decision
+    base = decision if decision is not None else SafetyDecision(gated=flight.gated)
+    return base.model_copy(update={"effects": effects[:_MAX_EFFECTS]})
+
+
+def _page_notes(effects: list[HeldRequest]) -> list[str]:
+    """Notes on the requests the page sent by itself, between actions, that were refused."""
+    refused = [h for h in effects if h.cause == "page" and h.outcome == "refused"]
+    if not refused:
+        return []
+    first = refused[0]
+    more = f" (and {len(refused) - 1} more)" if len(refused) > 1 else ""
+    why = "; ".join(first.reasons[:2])
+    return [f"before this action, the page itself tried to send {first.describe()}{more}, "
+            f"which the safety policy held ({why}); it was not sent"]
 
 
 async def _resolve_and_arm(tab: TabCore, target: object) -> tuple[Target, readiness.Readiness]:
@@ -382,6 +488,8 @@ def _finish(tab: TabCore, result: ActionResult, report: readiness.ReadyReport | 
     if blocked_before is not None:
         more, blocked = _blocked_notes(tab, blocked_before)
         notes.extend(more)
+    if result.safety is not None:
+        notes.extend(_page_notes(result.safety.effects))
     if notes:
         message = f"{message} ({'; '.join(notes)})"
     readback = dict(result.readback)

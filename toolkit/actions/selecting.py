@@ -231,4 +231,5 @@ async def select(tab: TabCore, target: str, values: str | Sequence[str]) -> Acti
             reason="not_select",
         )
 
-    return await perform(tab, "select", target, act, doing=f"selecting in {str(target)[:60]}")
+    return await perform(tab, "select", target, act, doing=f"selecting in {str(target)[:60]}",
+                         chosen=wanted)

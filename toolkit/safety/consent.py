@@ -12,6 +12,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from ..models import HeldRequest
 from .secrets import all_secrets, redact_data
 
 __all__ = ["MODEL_CALL", "ConsentRequest", "ConsentRules", "ask", "is_gated"]
@@ -36,14 +37,26 @@ class ConsentRequest:
     reasons: tuple[str, ...]
     details: dict[str, Any] = field(default_factory=dict)
     """More about the action (``{"value": ...}`` is never included for secrets)."""
+    effect: HeldRequest | None = None
+    """When set, consent is asked for this request the action caused (held before it was
+    sent), not for the action itself, which has run; ``level`` and ``reasons`` are the
+    request's. ``action`` is ``"page"`` (and ``target`` ``None``) for a request the page sent
+    while no action ran."""
 
     @property
     def key(self) -> str:
-        """Stable identity of the request (action, target and page)."""
-        return f"{self.action}|{self.target or ''}|{self.target_name}|{self.url}"
+        """Stable identity of the request (action, target and page; and the held request)."""
+        key = f"{self.action}|{self.target or ''}|{self.target_name}|{self.url}"
+        if self.effect is not None:
+            key += f"|{self.effect.method} {self.effect.url}"
+        return key
 
     def describe(self) -> str:
         what = f"{self.action} on {self.target_name or self.target or 'the page'}"
+        if self.effect is not None:
+            cause = (f"the page at {self.url}" if self.action == "page"
+                     else f"{what} at {self.url}")
+            return f"{cause} is sending {self.effect.describe()}: {'; '.join(self.reasons)}"
         return f"{what} at {self.url}: {'; '.join(self.reasons)}"
 
 

@@ -1,10 +1,12 @@
 """Which actions are sensitive: rules as data, and the pure classifier.
 
-Each :class:`Rule` looks at one thing (the page's URL, its visible text, the target's name, or
-the kind of action) and gives a level: ``auto`` < ``notify`` < ``confirm`` < ``block``. The
+Each :class:`Rule` looks at one thing (the page's URL, its visible text, the target's name and
+visible text, the kind of action, or the address of a request an action causes) and gives a
+level: ``auto`` < ``notify`` < ``confirm`` < ``block``. The
 decision is the highest level any rule gives. A target rule may name an ``escalate`` level,
 used when the page itself is sensitive too (a URL or text rule matched): "Submit" is only
-noted on a blog, but needs consent on a checkout page.
+noted on a blog, but needs consent on a checkout page. ``request`` rules judge only the requests
+an action causes (:mod:`webrefs.safety.effects`), never the action itself.
 """
 
 from __future__ import annotations
@@ -18,21 +20,30 @@ from typing import Literal
 from ..errors import InvalidArgumentError
 from ..models import SafetyDecision
 
-__all__ = ["DEFAULT_RULES", "LEVELS", "TARGET_ACTIONS", "Level", "Rule", "classify"]
+__all__ = ["DEFAULT_RULES", "LEVELS", "RULE_SUBJECTS", "TARGET_ACTIONS", "Level", "Rule",
+           "classify", "compiled"]
 
 Level = Literal["auto", "notify", "confirm", "block"]
 LEVELS: tuple[Level, ...] = ("auto", "notify", "confirm", "block")
 """Levels from least to most guarded."""
 TARGET_ACTIONS = ("click", "check", "select", "press_key")
 """Actions whose target's name is judged (they commit something; typing text does not)."""
+RULE_SUBJECTS = ("url", "text", "target", "action", "request")
+"""What a rule can look at (see :class:`Rule`)."""
 
 
 @dataclass(frozen=True)
 class Rule:
     """One classification rule: ``pattern`` (a case-insensitive regular expression) searched
-    in what ``on`` names; when it matches, the action gets at least ``level``."""
+    in what ``on`` names; when it matches, the action gets at least ``level``.
 
-    on: Literal["url", "text", "target", "action"]
+    ``on``: ``url`` (the page's address; for a request, also the request's), ``text`` (the
+    page's visible text), ``target`` (the target's role, name and visible text; for a
+    request, the submitting control's text and the form's choices), ``action`` (the action's
+    name; for a request, its kind), ``request`` (``"METHOD /path"`` of a request an action
+    causes, see :mod:`webrefs.safety.effects`)."""
+
+    on: Literal["url", "text", "target", "action", "request"]
     pattern: str
     level: Level
     reason: str
@@ -40,25 +51,30 @@ class Rule:
     escalate: Level | None = None
     """For target rules: the level when a URL or text rule matched too."""
     actions: tuple[str, ...] = ()
-    """Actions the rule applies to (empty: all; target rules: :data:`TARGET_ACTIONS`)."""
+    """Actions the rule applies to (empty: all; target rules: :data:`TARGET_ACTIONS`). For the
+    requests an action causes, the effect kinds: ``navigate``, ``submit``, ``send``."""
 
     def __post_init__(self) -> None:
-        if self.on not in ("url", "text", "target", "action"):
-            raise InvalidArgumentError(f"Rule.on must be url, text, target or action, "
+        if self.on not in RULE_SUBJECTS:
+            raise InvalidArgumentError(f"Rule.on must be one of {', '.join(RULE_SUBJECTS)}, "
                                        f"got {self.on!r}.")
+        if isinstance(self.actions, str):
+            raise InvalidArgumentError("Rule.actions must be a tuple of names, not a string.")
+        object.__setattr__(self, "actions", tuple(self.actions))
         for level in (self.level, self.escalate):
             if level is not None and level not in LEVELS:
                 raise InvalidArgumentError(f"Rule level must be one of {LEVELS}, "
                                            f"got {level!r}.")
         try:
-            _compiled(self.pattern)
+            compiled(self.pattern)
         except re.error as exc:
             raise InvalidArgumentError(f"Rule pattern {self.pattern!r} is not a valid "
                                        f"regular expression: {exc}.") from None
 
 
 @lru_cache(maxsize=512)
-def _compiled(pattern: str) -> re.Pattern[str]:
+def compiled(pattern: str) -> re.Pattern[str]:
+    """A rule's pattern, compiled case-insensitively (cached)."""
     return re.compile(pattern, re.IGNORECASE)
 
 
@@ -81,6 +97,13 @@ DEFAULT_RULES: tuple[Rule, ...] = (
     Rule("target", _W + r"(submit|order|cancel|confirm|send|sign up|register|subscribe"
          r"|book)(?![a-z])|提交|确认|取消",
          "notify", "the target submits or cancels something", escalate="confirm"),
+    Rule("request", _W + r"(delete|remove|erase|destroy|unsubscribe|deactivate|close[-_ ]?account"
+         r"|cancel[-_ ]?(subscription|membership|account|order))(?![a-z])",
+         "confirm", "the request deletes, cancels or unsubscribes something"),
+    Rule("request", _W + r"(pay|payments?|purchase|buy|checkout|check[-_]out|place[-_ ]?order"
+         r"|orders?|transfer|send[-_ ]?money|donate|withdraw)(?![a-z])",
+         "confirm", "the request looks like a payment, a purchase or a transfer",
+         actions=("submit", "send")),
 )
 """The built-in rules (see :class:`Rule`); pass ``rules=DEFAULT_RULES + (...)`` to extend."""
 
@@ -98,7 +121,7 @@ def classify(rules: Iterable[Rule], *, action: str, url: str = "", page_text: st
     page_sensitive = False
     target_hits: list[Rule] = []
     for rule in rules:
-        if rule.actions and action not in rule.actions:
+        if rule.on == "request" or (rule.actions and action not in rule.actions):
             continue
         if rule.on == "action":
             subject = action
@@ -110,7 +133,7 @@ def classify(rules: Iterable[Rule], *, action: str, url: str = "", page_text: st
             if not rule.actions and action not in TARGET_ACTIONS:
                 continue
             subject = target_name
-        if not subject or not _compiled(rule.pattern).search(subject):
+        if not subject or not compiled(rule.pattern).search(subject):
             continue
         if rule.on == "target":
             target_hits.append(rule)

@@ -40,6 +40,7 @@ from ..safety.policy import SafetyPolicy
 from ..safety.secrets import all_secrets, redact
 from ..safety.urls import Verdict, parse_resolver_rules
 from ..snapshot.world import World, click_responder_js, register_engine
+from .effects import EffectGate
 from .guard import Blocked, NetworkGuard
 from .launcher import (
     BrowserOptions,
@@ -128,6 +129,9 @@ class BrowserCore:
         self.tab_options = tab_options
         self.guard = NetworkGuard(safety or SafetyPolicy(), tab_of=self._tab_id_of)
         """The safety policy at this context's routing (requests judged, refusals logged)."""
+        self.effects = EffectGate(lambda: self.safety, self._tab_id_of, lambda: self.world)
+        """Requests judged by what they do, charged to the action in flight."""
+        self.guard.effects = self.effects
         self._guarding: asyncio.Future[None] | None = None
         self.seed: int | None = None
         """The seed of a seeded context (fence markers derive from it and ``fence_key``),

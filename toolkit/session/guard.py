@@ -6,7 +6,9 @@ interception at the browser target (:mod:`webrefs.session.hops`), which also pau
 redirect hop, so a hop to a forbidden URL is failed before it is sent. A top-level page that
 still ends up somewhere forbidden (a ``blob:`` page; a hop the interception could not hold
 because it could not be set up for this browser) is replaced by ``about:blank``. Every
-refusal is logged in :attr:`NetworkGuard.blocked`.
+refusal is logged in :attr:`NetworkGuard.blocked`. A request the network rules let through
+is then judged by what it does (:attr:`NetworkGuard.effects`, :mod:`webrefs.session.effects`)
+before it is sent.
 
 A browser's *default* context, as Playwright hands it over when it attaches over CDP, is
 shared: Playwright also reports there the pages of every browser context it did not make
@@ -37,6 +39,7 @@ from playwright.async_api import Error as PlaywrightError
 
 from ..safety.policy import SafetyPolicy
 from ..safety.urls import Verdict, host_to_resolve, judge_url, map_host, parse_resolver_rules
+from .effects import EffectGate
 from .hops import HopStopper, stopper_for
 
 __all__ = ["Blocked", "NetworkGuard"]
@@ -104,6 +107,9 @@ class NetworkGuard:
         self._sessions: dict[int, CDPSession] = {}
         self._attaching: dict[int, asyncio.Future[None]] = {}
         self._target_pages: dict[str, Page] = {}
+        self.effects: EffectGate | None = None
+        """What judges a request by what it does once the network rules let it through
+        (:mod:`webrefs.session.effects`; the request is failed when it says no)."""
 
     @property
     def judging(self) -> bool:
@@ -272,6 +278,20 @@ class NetworkGuard:
                 todo.extend(node.get("childFrames") or [])
         return found
 
+    @property
+    def judges_effects(self) -> bool:
+        """Whether requests are judged by what they do (the policy classifies)."""
+        return self.effects is not None and self.policy.classifies
+
+    async def allow_hop(self, method: str, url: str, kind: str, top: bool, body: bytes | None,
+                        content_type: str, target_id: str | None) -> bool:
+        """Whether a redirect hop Chromium's interception holds may be sent, by what it
+        does (:meth:`EffectGate.allow_hop`)."""
+        if self.effects is None:
+            return True
+        page = self._target_pages.get(target_id) if target_id else None
+        return await self.effects.allow_hop(method, url, kind, top, body, content_type, page)
+
     def hop_refused(self, url: str, verdict: Verdict, kind: str, navigation: bool,
                     target_id: str | None) -> None:
         """Log a request Chromium's interception failed before it was sent."""
@@ -308,20 +328,22 @@ class NetworkGuard:
     async def _route(self, route: Route) -> None:
         request = route.request
         try:
-            if not self.policy.network_rules:
-                await route.fallback()
-                return
             top, page = _top_level(request)
             if page is not None and not await self.belongs(page):
                 await route.fallback()  # another context's request: not this policy's
                 return
-            verdict = await self.judge(request.url, top_level=top)
-            if verdict.allowed:
-                await route.fallback()
+            if self.policy.network_rules:
+                verdict = await self.judge(request.url, top_level=top)
+                if not verdict.allowed:
+                    self._note(request.url, verdict, request.resource_type, top, page)
+                    # "aborted" cancels a page's navigation without an error page: the tab
+                    # stays
+                    await route.abort("aborted" if top else "blockedbyclient")
+                    return
+            if self.effects is not None and not await self.effects.allow(request, page):
+                await route.abort("aborted" if top else "blockedbyclient")
                 return
-            self._note(request.url, verdict, request.resource_type, top, page)
-            # "aborted" cancels a page's navigation without an error page: the tab stays
-            await route.abort("aborted" if top else "blockedbyclient")
+            await route.fallback()
         except PlaywrightError:
             pass  # the page or context went away meanwhile
 

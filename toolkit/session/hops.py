@@ -22,12 +22,16 @@ Contract:
   every candidate owner and failed if any refuses it: the policy errs on refusing.
 - Each decision is bounded in time (:data:`DECIDE_TIMEOUT_S`); a decision that fails or runs
   out of time fails the request when any owner has network rules on.
+- A redirect hop (which Playwright's routing never sees) is also judged by what it does
+  (:meth:`HopOwner.allow_hop`, :mod:`webrefs.session.effects`) by the owners that judge
+  effects, within the same bound.
 - When the last owner leaves, interception is switched off again.
 """
 
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -65,6 +69,14 @@ class HopOwner(Protocol):
 
     async def frame_ids(self) -> set[str]:
         """Frame ids of the owner's pages (their in-process frames)."""
+
+    @property
+    def judges_effects(self) -> bool:
+        """Whether the owner judges requests by what they do (redirect hops included)."""
+
+    async def allow_hop(self, method: str, url: str, kind: str, top: bool, body: bytes | None,
+                        content_type: str, target_id: str | None) -> bool:
+        """Whether a redirect hop may be sent, judged by what it does (``False``: fail it)."""
 
 
 @dataclass(frozen=True)
@@ -192,7 +204,9 @@ class HopStopper:
         try:
             reason = await asyncio.wait_for(self._verdict(event), DECIDE_TIMEOUT_S)
         except Exception:  # whatever went wrong, err on refusing
-            reason = "BlockedByClient" if any(o.judging for o in self.owners) else None
+            hop = bool(event.get("redirectedRequestId"))
+            reason = "BlockedByClient" if any(
+                o.judging or (hop and o.judges_effects) for o in self.owners) else None
         with contextlib.suppress(PlaywrightError, TimeoutError):
             if reason is None:
                 await asyncio.wait_for(session.send(
@@ -205,17 +219,40 @@ class HopStopper:
     async def _verdict(self, event: dict[str, Any]) -> str | None:
         """``None`` to continue the paused request, else the error reason to fail it with."""
         owners = [o for o in self.owners if o.judging]
-        if not owners:
+        hop = bool(event.get("redirectedRequestId"))
+        if not owners and not hop:
             return None
         request = event.get("request") or {}
         url = str(request.get("url", ""))
         kind = str(event.get("resourceType", "other")).lower()
         frame_id = str(event.get("frameId") or "")
+        if owners:
+            candidates, top, target_id = await self._candidates(owners, frame_id, kind)
+            for owner in candidates:
+                verdict = await owner.judge(url, top_level=top)
+                if not verdict.allowed:
+                    owner.hop_refused(url, verdict, kind, top, target_id)
+                    return "Aborted" if top else "BlockedByClient"
+        if hop:  # Playwright's routing never sees a redirect hop: judge what it does here
+            return await self._hop_effect(event, frame_id, kind)
+        return None
+
+    async def _hop_effect(self, event: dict[str, Any], frame_id: str, kind: str) -> str | None:
+        """Fail a redirect hop an owner refuses by what it does (a GET that lands on
+        ``.../delete``, a POST that a 307 re-sends to ``/pay``); ``None`` to continue it."""
+        owners = [o for o in self.owners if o.judges_effects]
+        if not owners:
+            return None
+        request = event.get("request") or {}
+        headers = request.get("headers") or {}
+        content_type = next((str(v) for k, v in headers.items()
+                             if str(k).lower() == "content-type"), "")
+        body = _post_data(request)
         candidates, top, target_id = await self._candidates(owners, frame_id, kind)
         for owner in candidates:
-            verdict = await owner.judge(url, top_level=top)
-            if not verdict.allowed:
-                owner.hop_refused(url, verdict, kind, top, target_id)
+            if not await owner.allow_hop(str(request.get("method", "GET")),
+                                         str(request.get("url", "")), kind, top, body,
+                                         content_type, target_id):
                 return "Aborted" if top else "BlockedByClient"
         return None
 
@@ -234,6 +271,23 @@ class HopStopper:
         if context is not None:
             return [o for o in owners if o.context_id == context], False, None
         return owners, False, None  # not matched: every owner judges it
+
+
+def _post_data(request: dict[str, Any]) -> bytes | None:
+    """The body of a paused request (``postData``, else its ``postDataEntries``)."""
+    text = request.get("postData")
+    if isinstance(text, str):
+        return text.encode("utf-8", "replace")
+    entries = request.get("postDataEntries")
+    if not isinstance(entries, list):
+        return None
+    out = b""
+    for entry in entries:
+        chunk = entry.get("bytes") if isinstance(entry, dict) else None
+        if isinstance(chunk, str):
+            with contextlib.suppress(ValueError):
+                out += base64.b64decode(chunk)
+    return out or None
 
 
 _STOPPERS: dict[int, HopStopper] = {}

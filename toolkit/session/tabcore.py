@@ -32,6 +32,7 @@ from ..safety.urls import Verdict
 from ..snapshot.refs import RefBook
 from ..snapshot.world import World
 from .downloads import save_download
+from .effects import EffectGate
 from .guard import Blocked
 
 __all__ = ["TabCore", "TabHost"]
@@ -64,6 +65,8 @@ class TabHost(Protocol):
 
     safety: SafetyPolicy
     """The safety policy of the tab's context."""
+    effects: EffectGate
+    """Judges the requests of the tab's context by what they do (actions open flights)."""
 
     @property
     def blocked(self) -> list[Blocked]:
