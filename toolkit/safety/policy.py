@@ -78,6 +78,11 @@ class SafetyPolicy:
     block_service_workers: bool = True
     """Block service workers in contexts webrefs creates while a network rule is active (a
     worker's own fetches would not pass the context's routing)."""
+    block_webrtc: bool = True
+    """Refuse WebRTC peer connections (``RTCPeerConnection`` throws ``NotAllowedError`` in
+    every frame) while a network rule is active: their UDP and TCP traffic goes to whatever
+    address a page names, around the context's routing and any proxy. ``False`` lets pages
+    use WebRTC unjudged."""
 
     def __post_init__(self) -> None:
         if self.gate not in ("tools", "all"):

@@ -32,6 +32,7 @@ from ..safety.secrets import all_secrets, redact
 from ..safety.urls import Verdict, parse_resolver_rules
 from ..snapshot.world import World, click_responder_js, register_engine
 from .guard import Blocked, NetworkGuard
+from .sidedoors import WEBRTC_LAUNCH_FLAG
 from .launcher import (
     BrowserOptions,
     bundled_chromium,
@@ -106,6 +107,8 @@ class BrowserCore:
         self.guard = NetworkGuard(safety or SafetyPolicy(), tab_of=self._tab_id_of)
         """The safety policy at this context's routing (requests judged, refusals logged)."""
         self._guarding: asyncio.Future[None] | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        """The loop this engine runs on (known once it has a context)."""
         self.seed: int | None = None
         """The seed of a seeded context (fence markers derive from it), else ``None``."""
         self.playwright: Playwright | None = None
@@ -153,6 +156,9 @@ class BrowserCore:
         self.downloads_dir = opts.downloads_dir
         chromium = self.playwright.chromium
         args = chromium_args(opts.args)
+        if (self.safety.network_rules and self.safety.block_webrtc
+                and not any(a.startswith(WEBRTC_LAUNCH_FLAG.split("=")[0]) for a in args)):
+            args.append(WEBRTC_LAUNCH_FLAG)  # no UDP for WebRTC, in builds that read it
         self.guard.resolver_rules = parse_resolver_rules(args)
         width, height = opts.viewport
         common: dict[str, Any] = {
@@ -419,6 +425,8 @@ class BrowserCore:
     def adopt_context(self) -> None:
         """Track the context's pages (existing ones and popups) and its lifecycle events."""
         assert self.context is not None
+        with contextlib.suppress(RuntimeError):
+            self._loop = asyncio.get_running_loop()
         self.context.on("page", self._on_page)
         for page in self.context.pages:
             self._adopt(page, popup=False)
@@ -457,6 +465,36 @@ class BrowserCore:
     @safety.setter
     def safety(self, policy: SafetyPolicy) -> None:
         self.guard.policy = policy
+        self._side_doors_follow(policy)
+
+    def _side_doors_follow(self, policy: SafetyPolicy) -> None:
+        """Give the context's frames the side-door guard of ``policy``; every tab call waits
+        for it (:meth:`guarded`), so the next page is judged by the new policy."""
+        if self.context is None or self.dead:
+            return
+        loop = self._loop
+
+        def start() -> None:
+            earlier = self._guarding
+
+            async def follow() -> None:
+                if earlier is not None:
+                    with contextlib.suppress(Exception):
+                        await asyncio.shield(earlier)
+                with contextlib.suppress(PlaywrightError, TimeoutError):
+                    await self.guard.side_doors.apply(policy)
+
+            self._guarding = asyncio.ensure_future(follow())
+
+        try:
+            running = asyncio.get_running_loop()
+        except RuntimeError:
+            running = None
+        if loop is None or running is loop:
+            if running is not None:
+                start()
+        elif not loop.is_closed():
+            loop.call_soon_threadsafe(start)
 
     @property
     def blocked(self) -> list[Blocked]:
