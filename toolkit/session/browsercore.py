@@ -32,7 +32,6 @@ from ..safety.secrets import all_secrets, redact
 from ..safety.urls import Verdict, parse_resolver_rules
 from ..snapshot.world import World, click_responder_js, register_engine
 from .guard import Blocked, NetworkGuard
-from .sidedoors import WEBRTC_LAUNCH_FLAG
 from .launcher import (
     BrowserOptions,
     bundled_chromium,
@@ -40,6 +39,7 @@ from .launcher import (
     find_chromium,
     proxy_settings,
 )
+from .sidedoors import WEBRTC_LAUNCH_FLAG
 from .tabcore import TabCore
 
 __all__ = ["CONTEXT_FIELDS", "SERVER_FIELDS", "BrowserCore", "Ownership", "connect_protocol",
