@@ -60,7 +60,8 @@ def _settle(tools: WebTools, *, ready: str = "ready", extra_s: float = 0.6,
 # -- workers ------------------------------------------------------------------------------
 SOCKET_MODES = ("worker-ws", "nested-ws", "module-ws", "shared-ws", "blob-ws", "blob-nested-ws",
                 "data-ws", "frame-worker-ws", "plain-ws", "module-data-ws",
-                "blob-module-data-ws", "iframe-ctor-ws")
+                "blob-module-data-ws", "iframe-ctor-ws", "poisoned-blob-ws", "proto-ws",
+                "sandbox-ws", "sandbox-worker-ws")
 REQUEST_MODES = ("worker-fetch", "worker-import", "worker-sse", "nested-fetch", "shared-fetch")
 
 
@@ -95,7 +96,7 @@ def test_a_worker_socket_to_an_allowed_origin_still_connects(
     before = len(proxy.seen)
     tools.run("web_navigate", {"url": site.url(f"/safety/workers.html?{query}")})
     text = _settle(tools)
-    assert "socket error" in text, text
+    assert "socket error" in text or "socket closed 1006" in text, text  # tried, not refused
     assert [s.method for s in proxy.seen[before:] if s.port == other_site.port] == ["CONNECT"]
 
 
@@ -174,15 +175,18 @@ def _open_rtc(tools: WebTools, site: SiteServer, mode: str, target: str) -> str:
     return _settle(tools, extra_s=1.5)
 
 
-UDP_MODES = ("rtc", "rtc-turn", "rtc-webkit", "rtc-proto", "rtc-iframe", "rtc-popup", "wt",
-             "wt-iframe")
+UDP_MODES = ("rtc", "rtc-turn", "rtc-webkit", "rtc-proto", "rtc-iframe", "rtc-popup",
+             "rtc-sandbox", "rtc-data-iframe", "wt", "wt-iframe")
 
 
 @pytest.mark.parametrize("mode", UDP_MODES)
 def test_no_udp_reaches_a_forbidden_port_under_a_policy(udp_tools: Make, site: SiteServer,
                                                         udp: UdpListener, mode: str) -> None:
     tools = udp_tools(_allow_only(site))
-    text = _open_rtc(tools, site, mode, f"{UDP_HOST}:{udp.port}")
+    # STUN and TURN servers are reached by address (WebRTC does not read Chromium's resolver
+    # rules); WebTransport by the name the browser reaches without the proxy
+    host = UDP_HOST if mode.startswith("wt") else "127.0.0.1"
+    text = _open_rtc(tools, site, mode, f"{host}:{udp.port}")
     assert udp.got == [], text
     assert "ready" not in text and "unknown mode" not in text, text
 

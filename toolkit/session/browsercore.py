@@ -39,7 +39,7 @@ from .launcher import (
     find_chromium,
     proxy_settings,
 )
-from .sidedoors import WEBRTC_LAUNCH_FLAG
+from .sidedoors import launch_flags
 from .tabcore import TabCore
 
 __all__ = ["CONTEXT_FIELDS", "SERVER_FIELDS", "BrowserCore", "Ownership", "connect_protocol",
@@ -155,10 +155,7 @@ class BrowserCore:
             raise
         self.downloads_dir = opts.downloads_dir
         chromium = self.playwright.chromium
-        args = chromium_args(opts.args)
-        if (self.safety.network_rules and self.safety.block_webrtc
-                and not any(a.startswith(WEBRTC_LAUNCH_FLAG.split("=")[0]) for a in args)):
-            args.append(WEBRTC_LAUNCH_FLAG)  # no UDP for WebRTC, in builds that read it
+        args = chromium_args(opts.args + launch_flags(self.safety, opts.args))
         self.guard.resolver_rules = parse_resolver_rules(args)
         width, height = opts.viewport
         common: dict[str, Any] = {

@@ -43,14 +43,31 @@ from playwright.async_api import Error as PlaywrightError
 from ..safety.pagerules import MODULE_MARK, page_rules
 from ..safety.policy import SafetyPolicy
 
-__all__ = ["WEBRTC_LAUNCH_FLAG", "SideDoors", "answer_worker_script", "guard_source",
-           "is_worker_script", "module_import", "prefixed_script"]
+__all__ = ["SANDBOX_ISOLATION_FEATURE", "WEBRTC_LAUNCH_FLAG", "SideDoors",
+           "answer_worker_script", "guard_source", "is_worker_script", "launch_flags",
+           "module_import", "prefixed_script"]
 
 WEBRTC_LAUNCH_FLAG = "--force-webrtc-ip-handling-policy=disable_non_proxied_udp"
 """Given to a browser webrefs launches while its policy refuses WebRTC: no UDP but through a
 proxy that carries it. Chromium's headless shell and content shells read it; Chrome and
 Chromium read their profile's preference instead, so the guard's refusal of
 ``RTCPeerConnection`` is what holds there."""
+SANDBOX_ISOLATION_FEATURE = "IsolateSandboxedIframes"
+"""Turned off in a browser webrefs launches while a network rule is on: with it, Chromium gives
+a sandboxed ``srcdoc`` frame a process of its own, whose document runs before any init script
+of the context (webrefs' guard and Playwright's WebSocket routing alike)."""
+
+
+def launch_flags(policy: SafetyPolicy, given: Sequence[str] = ()) -> tuple[str, ...]:
+    """Flags a browser launched under ``policy`` gets so the side-door guard holds in it (none
+    the caller already set)."""
+    if not policy.network_rules:
+        return ()
+    flags = [f"--disable-features={SANDBOX_ISOLATION_FEATURE}"]
+    if policy.block_webrtc and not any(a.startswith(WEBRTC_LAUNCH_FLAG.split("=")[0])
+                                       for a in given):
+        flags.append(WEBRTC_LAUNCH_FLAG)
+    return tuple(flags)
 
 _NOT_SCRIPTS = re.compile(r"^(image|audio|video)/|^text/csv\b", re.IGNORECASE)
 _PROLOGUE = re.compile(rb"""\A(\xef\xbb\xbf)?(\s*(["'])use strict\3\s*;?)?""")
