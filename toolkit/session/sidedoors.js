@@ -268,8 +268,14 @@
   }
 
   // -- blob: and data: workers get this guard first ------------------------------------------
-  const CLASSIC = SELF + ';\n';
-  const MODULE = 'import ' + jsonQuote('data:text/javascript;charset=utf-8,' + encode(SELF)) + ';\n';
+  let modulePrefix = null;  // made on first use: most documents never make a worker
+  const prefixFor = (isModule) => {
+    if (!isModule) return SELF + ';\n';
+    if (modulePrefix === null) {
+      modulePrefix = 'import ' + jsonQuote('data:text/javascript;charset=utf-8,' + encode(SELF)) + ';\n';
+    }
+    return modulePrefix;
+  };
   const blobs = {__proto__: null};
   if (typeof createObjectURL === 'function') {
     defineProperty(URLC, 'createObjectURL', {value: {createObjectURL(object) {
@@ -326,7 +332,7 @@
     try { url = new URLC(text, locationHref()); } catch (e) { return text; }  // the browser throws
     const scheme = apply(uProtocol, url, []);
     const href = apply(uHref, url, []);
-    const prefix = module ? MODULE : CLASSIC;
+    const prefix = prefixFor(module);
     if (scheme === 'data:') {
       const body = dataCode(href);
       if (body === null) return text;
