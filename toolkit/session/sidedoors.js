@@ -4,9 +4,9 @@
 // worker script, put there by the browser-level interception for scripts loaded over the
 // network and by this guard itself for blob: and data: workers).
 //
-// Called as (GUARD)(T, SRC): T is the rules table (webrefs.safety.pagerules.page_rules), SRC
-// this function's own source text; (SRC)(T, SRC) is what it puts in front of the code of the
-// blob: and data: workers this realm creates.
+// Called as (GUARD)(T): T is the rules table (webrefs.safety.pagerules.page_rules); the
+// function reads its own source text before any other code runs, and puts (GUARD)(T) in front
+// of the code of the blob: and data: workers this realm creates.
 //
 // - WebSocket, WebSocketStream (in workers; a frame's sockets pass Playwright's routing) and
 //   WebTransport (everywhere) throw a SecurityError for a URL the rules refuse.
@@ -19,7 +19,7 @@
 // Everything it calls at a page's or worker's request was taken from the realm before any
 // code of theirs ran, and it iterates nothing a page can redefine: a page that replaced the
 // array iterator gets no blob: or data: worker at all.
-(function (T, SRC) {
+(function webrefsSideDoors(T) {
   'use strict';
   const G = globalThis;
   const O = Object;
@@ -59,7 +59,7 @@
   const Decoder = G.TextDecoder;
   const decode = Decoder ? Decoder.prototype.decode : null;
   const jsonQuote = G.JSON.stringify;
-  const SELF = '(' + SRC + ')(' + jsonQuote(T) + ', ' + jsonQuote(SRC) + ')';
+  const SELF = '(' + apply(Function.prototype.toString, webrefsSideDoors, []) + ')(' + jsonQuote(T) + ')';
   const iterSymbol = G.Symbol.iterator;
   const ArrayProto = getPrototypeOf([]);
   const arrayIterator = describe(ArrayProto, iterSymbol);

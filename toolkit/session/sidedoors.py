@@ -81,10 +81,10 @@ def _guard_js() -> str:
 
 
 def guard_source(table: dict[str, Any]) -> str:
-    """The guard as one expression: the function of ``sidedoors.js`` called with ``table``
-    and its own source text."""
+    """The guard as one expression: the function of ``sidedoors.js`` called with ``table``."""
     js = _guard_js().strip()
-    return f"({js})({json.dumps(table)}, {json.dumps(js)});"
+    start = js.index("(function webrefsSideDoors")
+    return f"{js[start:]}({json.dumps(table)});"
 
 
 def is_worker_script(resource_type: str, status: int, headers: Sequence[dict[str, str]]) -> bool:
