@@ -155,7 +155,7 @@ class BrowserCore:
             raise
         self.downloads_dir = opts.downloads_dir
         chromium = self.playwright.chromium
-        args = chromium_args(opts.args + launch_flags(self.safety, opts.args))
+        args = chromium_args((*opts.args, *launch_flags(self.safety, tuple(opts.args))))
         self.guard.resolver_rules = parse_resolver_rules(args)
         width, height = opts.viewport
         common: dict[str, Any] = {

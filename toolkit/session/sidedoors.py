@@ -181,12 +181,16 @@ class SideDoors:
         self._context = context
         await self.apply(policy)
         source = self.prelude(policy)
-        if source is None:
+        frames = [f for page in list(context.pages) for f in list(page.frames)]
+        if source is None or not frames:
             return
-        for page in list(context.pages):
-            for frame in list(page.frames):
-                with contextlib.suppress(PlaywrightError, TimeoutError):
-                    await asyncio.wait_for(frame.evaluate(source), _SEND_TIMEOUT_S)
+        late = [asyncio.ensure_future(f.evaluate(source)) for f in frames]
+        _done, pending = await asyncio.wait(late, timeout=_SEND_TIMEOUT_S)
+        for task in pending:  # a page that does not answer keeps what it has
+            task.cancel()
+        for task in late:
+            if not task.cancelled():
+                task.exception()  # seen: a frame that went away is nothing to report
 
     async def apply(self, policy: SafetyPolicy) -> None:
         """Make the frames' init script the one of ``policy`` (new documents get it; the new
