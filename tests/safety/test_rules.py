@@ -162,6 +162,73 @@ def test_names_are_judged_by_what_they_resolve_to() -> None:
     assert judge_url("http://app.local/", trusted, addresses=["10.0.0.2"]).allowed
 
 
+# Cloud metadata endpoints outside 169.254.0.0/16, each in several spellings the URL layer
+# reads: IPv6 zero runs written out and in capitals, IPv4 as one number, in hex, in octal, in
+# two parts, mapped into IPv6 (dotted and hex), NAT64, 6to4 and IPv4-compatible.
+METADATA_SPELLINGS = {
+    "fd00:ec2::254": ("[fd00:ec2::254]", "[FD00:EC2:0:0:0:0:0:254]", "[fd00:ec2::0.0.2.84]",
+                      "[fd00:0ec2:0000::0254]"),
+    "fd20:ce::254": ("[fd20:ce::254]", "[FD20:CE:0::254]"),
+    "fd00:ec2::23": ("[fd00:ec2::23]",),
+    "100.100.100.200": ("100.100.100.200", "1684301000", "0x646464c8", "0144.0144.0144.0310",
+                        "100.6579400", "100.100.25800", "[::ffff:100.100.100.200]",
+                        "[::ffff:6464:64c8]", "[64:ff9b::6464:64c8]", "[2002:6464:64c8::1]",
+                        "[::100.100.100.200]", "100.100.100.200."),
+    "192.0.0.192": ("192.0.0.192", "3221225664", "0xc00000c0", "[::ffff:c000:c0]"),
+    "168.63.129.16": ("168.63.129.16", "[::ffff:a83f:8110]"),
+}
+
+
+@pytest.mark.parametrize(("address", "spelling"), [
+    (address, spelling) for address, spellings in METADATA_SPELLINGS.items()
+    for spelling in spellings])
+def test_metadata_endpoints_beyond_link_local_are_blocked_by_default(address: str,
+                                                                     spelling: str) -> None:
+    verdict = judge_url(f"http://{spelling}/latest/meta-data/", DEFAULT)
+    assert not verdict.allowed and verdict.rule == "link-local", (spelling, verdict)
+    assert "metadata" in verdict.reason
+    # also for sockets and subresources, and when private-network blocking is on
+    assert not judge_url(f"ws://{spelling}/", DEFAULT, top_level=False).allowed
+    assert judge_url(f"http://{spelling}/", PRIVATE).rule == "link-local"
+    # allowing every host does not open it; only turning the rule off does
+    assert not judge_url(f"http://{spelling}/", SafetyPolicy(allowed_domains=("*",))).allowed
+    assert judge_url(f"http://{spelling}/", SafetyPolicy(block_link_local=False)).allowed
+
+
+def test_metadata_list_is_the_documented_one_and_names_resolving_to_it_are_refused() -> None:
+    from webrefs.safety.urls import METADATA_ADDRESSES, METADATA_HOSTS, is_metadata_address
+
+    assert {str(a) for a in METADATA_ADDRESSES} >= set(METADATA_SPELLINGS)
+    for host in ("metadata.google.internal", "metadata.goog", "metadata.tencentyun.com",
+                 "instance-data.ec2.internal"):
+        assert host in METADATA_HOSTS
+        assert judge_url(f"http://{host}/", DEFAULT).rule == "link-local"
+    assert is_metadata_address(ipaddress.ip_address("::ffff:100.100.100.200"))
+    assert not is_metadata_address(ipaddress.ip_address("100.100.100.201"))
+    assert not is_metadata_address(ipaddress.ip_address("fd00:ec2::255"))
+    # a name that resolves to one (checked when private-network blocking resolves names)
+    verdict = judge_url("http://innocent.test/", PRIVATE, addresses=["100.100.100.200"])
+    assert verdict.rule == "link-local" and "100.100.100.200" in verdict.reason
+    # neighbours of the endpoints stay as they were: public stays public
+    assert judge_url("http://168.63.129.17/", DEFAULT).allowed
+    assert judge_url("http://[fd00:ec2::253]/", DEFAULT).allowed  # private only when asked
+    assert judge_url("http://[fd00:ec2::253]/", PRIVATE).rule == "private-network"
+
+
+def test_a_name_the_rules_refuse_is_never_named_for_resolving() -> None:
+    allow = SafetyPolicy(block_private_network=True,
+                         allowed_domains=("*.ok.test", "exact.test"),
+                         blocked_domains=("bad.ok.test",))
+    assert host_to_resolve("http://evil.test/", allow) is None  # not allowed: decided by name
+    assert host_to_resolve("http://bad.ok.test/", allow) is None  # blocked by name
+    assert host_to_resolve("http://metadata.google.internal/", PRIVATE) is None
+    assert host_to_resolve("http://exact.test/", allow) is None  # trusted whatever it resolves to
+    assert host_to_resolve("ftp://x.ok.test/", allow) is None
+    assert host_to_resolve("http://x.ok.test/", allow) == "x.ok.test"  # only addresses decide
+    assert host_to_resolve("wss://x.ok.test/s", allow) == "x.ok.test"
+    assert judge_url("http://evil.test/", allow).rule == "not-allowed-domain"
+
+
 def test_resolver_rules_as_chromium_reads_them() -> None:
     rules = parse_resolver_rules(["--foo", "--host-resolver-rules=MAP *.test 127.0.0.1, "
                                   "MAP evil.example 10.1.1.1:80, EXCLUDE good.test"])

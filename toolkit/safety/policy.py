@@ -54,8 +54,11 @@ class SafetyPolicy:
     exactly (no ``*``) in ``allowed_domains`` stay reachable (a local app you trust)."""
     block_link_local: bool = True
     """Block link-local addresses (169.254.0.0/16, fe80::/10), where cloud metadata services
-    such as 169.254.169.254 answer, and well-known metadata host names, even when
-    ``block_private_network`` is off."""
+    such as 169.254.169.254 answer, the metadata endpoints outside them
+    (:data:`~webrefs.safety.urls.METADATA_ADDRESSES`: ``fd00:ec2::254``, ``fd20:ce::254``,
+    ``100.100.100.200``, ``192.0.0.192``, ...) in every spelling, and well-known metadata host
+    names (:data:`~webrefs.safety.urls.METADATA_HOSTS`), even when ``block_private_network``
+    is off."""
     sensitive_actions: bool = True
     """Classify actions (:mod:`webrefs.safety.sensitive`) and ask for consent on ``confirm``."""
     rules: tuple[Rule, ...] = field(default_factory=_default_rules)
@@ -75,6 +78,11 @@ class SafetyPolicy:
     block_service_workers: bool = True
     """Block service workers in contexts webrefs creates while a network rule is active (a
     worker's own fetches would not pass the context's routing)."""
+    block_webrtc: bool = True
+    """Refuse WebRTC peer connections (``RTCPeerConnection`` throws ``NotAllowedError`` in
+    every frame) while a network rule is active: their UDP and TCP traffic goes to whatever
+    address a page names, around the context's routing and any proxy. ``False`` lets pages
+    use WebRTC unjudged."""
 
     def __post_init__(self) -> None:
         if self.gate not in ("tools", "all"):

@@ -1,7 +1,8 @@
 """URL rules, pure: schemes, hosts as the browser reads them (user-info, backslashes, odd IPv4
-spellings, IPv6-mapped addresses), exact host patterns, address classes, and Chromium's
-``--host-resolver-rules``. No network: resolving a name is the caller's job
-(:func:`host_to_resolve` says which name; :func:`judge_url` takes the addresses).
+spellings, IPv6-mapped addresses), exact host patterns, address classes, cloud metadata
+endpoints, and Chromium's ``--host-resolver-rules``. No network: resolving a name is the
+caller's job (:func:`host_to_resolve` names the host only when the name alone cannot decide,
+so a name the rules refuse is never looked up; :func:`judge_url` takes the addresses).
 """
 
 from __future__ import annotations
@@ -19,14 +20,17 @@ from ..errors import InvalidArgumentError
 __all__ = [
     "ALLOWED_SCHEMES",
     "BLOCKED_SCHEMES",
+    "METADATA_ADDRESSES",
     "METADATA_HOSTS",
     "NetworkRules",
     "ParsedUrl",
     "Verdict",
     "address_class",
     "check_pattern",
+    "effective_address",
     "host_matches",
     "host_to_resolve",
+    "is_metadata_address",
     "judge_url",
     "map_host",
     "parse_host",
@@ -42,8 +46,23 @@ BLOCKED_SCHEMES = ("file", "javascript", "data", "blob", "chrome", "chrome-exten
 """Schemes a top-level page may never have (``data:`` and ``blob:`` stay usable inside a
 page: images, workers, iframes)."""
 METADATA_HOSTS = ("metadata.google.internal", "metadata.goog", "metadata",
-                  "instance-data", "instance-data.ec2.internal")
-"""Names of cloud metadata services (blocked with ``block_link_local``)."""
+                  "instance-data", "instance-data.ec2.internal", "metadata.tencentyun.com")
+"""Names of cloud metadata services (blocked with ``block_link_local``): Google Cloud's two,
+the bare ``metadata`` some clouds resolve, AWS's ``instance-data`` names, Tencent Cloud's."""
+METADATA_ADDRESSES: tuple[ipaddress.IPv4Address | ipaddress.IPv6Address, ...] = tuple(
+    ipaddress.ip_address(a) for a in (
+        "fd00:ec2::254",       # AWS instance metadata (IPv6)
+        "fd00:ec2::23",        # AWS EKS Pod Identity agent (IPv6)
+        "fd20:ce::254",        # Google Cloud metadata server (IPv6)
+        "fd00:c1::a9fe:a9fe",  # Oracle Cloud instance metadata (IPv6)
+        "fd00:42::42",         # Scaleway metadata (IPv6)
+        "100.100.100.200",     # Alibaba Cloud metadata
+        "192.0.0.192",         # Oracle Cloud Classic metadata
+        "168.63.129.16",       # Azure platform endpoint (WireServer)
+    ))
+"""Cloud metadata endpoints outside the link-local ranges (169.254.0.0/16 and fe80::/10,
+where AWS, Azure, Google Cloud, Oracle, DigitalOcean, OpenStack and most others answer at
+169.254.169.254): blocked with ``block_link_local``, in every spelling of the address."""
 
 _STRIP = re.compile(r"[\t\n\r]")
 
@@ -70,7 +89,8 @@ class Verdict:
     allowed: bool
     rule: str = "allowed"
     """``scheme``, ``invalid-host``, ``blocked-domain``, ``not-allowed-domain``,
-    ``link-local``, ``private-network`` or ``allowed``."""
+    ``link-local`` (link-local addresses and cloud metadata endpoints), ``private-network`` or
+    ``allowed``."""
     reason: str = ""
 
 
@@ -252,9 +272,10 @@ def host_matches(parsed: ParsedUrl, pattern: str) -> bool:
     return parsed.host == parse_host(host_pattern)[0]
 
 
-def address_class(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> str:
-    """``public``, or why not: ``loopback``, ``link-local``, ``private``, ``unspecified``,
-    ``multicast``, ``reserved`` (IPv4 inside IPv6 is judged as IPv4)."""
+def effective_address(address: ipaddress.IPv4Address | ipaddress.IPv6Address
+                      ) -> ipaddress.IPv4Address | ipaddress.IPv6Address:
+    """The address a packet really goes to: the IPv4 address inside an IPv6 one (mapped,
+    6to4, Teredo, NAT64 ``64:ff9b::/96``, IPv4-compatible ``::a.b.c.d``), else itself."""
     if isinstance(address, ipaddress.IPv6Address):
         inner = address.ipv4_mapped or address.sixtofour
         if inner is None and address.teredo:
@@ -264,7 +285,20 @@ def address_class(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> str
         if inner is None and int(address) >> 32 == 0 and int(address) > 1:
             inner = ipaddress.IPv4Address(int(address))  # IPv4-compatible ::a.b.c.d
         if inner is not None:
-            return address_class(inner)
+            return inner
+    return address
+
+
+def is_metadata_address(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
+    """Whether ``address`` (any spelling, IPv4 inside IPv6 included) is one of
+    :data:`METADATA_ADDRESSES`."""
+    return effective_address(address) in METADATA_ADDRESSES
+
+
+def address_class(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> str:
+    """``public``, or why not: ``loopback``, ``link-local``, ``private``, ``unspecified``,
+    ``multicast``, ``reserved`` (IPv4 inside IPv6 is judged as IPv4)."""
+    address = effective_address(address)
     if address.is_loopback:
         return "loopback"
     if address.is_link_local:
@@ -280,25 +314,34 @@ def address_class(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> str
     return "public"
 
 
-def host_to_resolve(url: str, policy: NetworkRules) -> str | None:
-    """The host name whose addresses :func:`judge_url` needs (private-network blocking on, a
-    name rather than an address), else ``None``."""
+def host_to_resolve(url: str, policy: NetworkRules, *, top_level: bool = False) -> str | None:
+    """The host name whose addresses :func:`judge_url` needs, else ``None``: only when
+    private-network blocking is on, the host is a name rather than an address, the name alone
+    does not decide (a name the domain rules or the metadata names refuse is never looked up)
+    and it is not a host named exactly in ``allowed_domains`` (trusted whatever it resolves
+    to)."""
     if not (policy.enabled and policy.block_private_network):
         return None
     parsed = parse_url(url)
     if parsed.scheme not in ALLOWED_SCHEMES or parsed.address is not None or parsed.invalid:
         return None
-    return parsed.host or None
+    if not parsed.host or _by_name(url, parsed, policy, top_level) is not None:
+        return None
+    if _trusted(parsed, policy):
+        return None
+    return parsed.host
 
 
-def judge_url(url: str, policy: NetworkRules, *, top_level: bool = True,
-              addresses: Sequence[str] | None = None) -> Verdict:
-    """May the browser reach ``url``? ``top_level`` for a page in a tab (stricter schemes);
-    ``addresses`` are what the host resolves to (needed when :func:`host_to_resolve` names
-    it; without them such a name is refused)."""
-    if not policy.enabled:
-        return Verdict(True)
-    parsed = parse_url(url)
+def _trusted(parsed: ParsedUrl, policy: NetworkRules) -> bool:
+    """A host named exactly (no ``*``) in ``allowed_domains``."""
+    return policy.allowed_domains is not None and any(
+        "*" not in p and host_matches(parsed, p) for p in policy.allowed_domains)
+
+
+def _by_name(url: str, parsed: ParsedUrl, policy: NetworkRules,
+             top_level: bool) -> Verdict | None:
+    """The verdict the scheme and the host's name give on their own, or ``None`` when the
+    host's addresses still have to be judged."""
     scheme = parsed.scheme
     if scheme not in ALLOWED_SCHEMES:
         if scheme == "about":
@@ -321,9 +364,22 @@ def judge_url(url: str, policy: NetworkRules, *, top_level: bool = True,
                        f"{parsed.host} is not among the allowed domains")
     if policy.block_link_local and parsed.host in METADATA_HOSTS:
         return Verdict(False, "link-local", f"{parsed.host} is a cloud metadata service")
+    return None
+
+
+def judge_url(url: str, policy: NetworkRules, *, top_level: bool = True,
+              addresses: Sequence[str] | None = None) -> Verdict:
+    """May the browser reach ``url``? ``top_level`` for a page in a tab (stricter schemes);
+    ``addresses`` are what the host resolves to (needed when :func:`host_to_resolve` names
+    it; without them such a name is refused)."""
+    if not policy.enabled:
+        return Verdict(True)
+    parsed = parse_url(url)
+    by_name = _by_name(url, parsed, policy, top_level)
+    if by_name is not None:
+        return by_name
     found = [parsed.address] if parsed.address is not None else []
-    trusted = policy.allowed_domains is not None and any(
-        "*" not in p and host_matches(parsed, p) for p in policy.allowed_domains)
+    trusted = _trusted(parsed, policy)
     if parsed.address is None and policy.block_private_network and not trusted:
         if addresses is None or not addresses:
             return Verdict(False, "private-network",
@@ -334,10 +390,13 @@ def judge_url(url: str, policy: NetworkRules, *, top_level: bool = True,
             except ValueError:
                 return Verdict(False, "private-network", f"{parsed.host} resolved to "
                                                          "an unreadable address")
+    fences = policy.block_link_local or policy.block_private_network
     for address in found:
+        shown = parsed.host if parsed.host == str(address) else f"{parsed.host} ({address})"
+        if fences and is_metadata_address(address):
+            return Verdict(False, "link-local", f"{shown} is a cloud metadata address")
         kind = address_class(address)
-        if kind == "link-local" and (policy.block_link_local or policy.block_private_network):
-            shown = parsed.host if parsed.host == str(address) else f"{parsed.host} ({address})"
+        if kind == "link-local" and fences:
             return Verdict(False, "link-local", f"{shown} is a link-local address, where "
                                                 "cloud metadata services answer")
         if kind != "public" and policy.block_private_network and not trusted:

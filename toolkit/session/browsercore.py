@@ -49,6 +49,7 @@ from .launcher import (
     find_chromium,
     proxy_settings,
 )
+from .sidedoors import launch_flags
 from .tabcore import TabCore
 
 __all__ = ["CONTEXT_FIELDS", "SERVER_FIELDS", "BrowserCore", "Ownership", "connect_protocol",
@@ -133,6 +134,8 @@ class BrowserCore:
         """Requests judged by what they do, charged to the action in flight."""
         self.guard.effects = self.effects
         self._guarding: asyncio.Future[None] | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        """The loop this engine runs on (known once it has a context)."""
         self.seed: int | None = None
         """The seed of a seeded context (fence markers derive from it and ``fence_key``),
         else ``None``."""
@@ -189,7 +192,7 @@ class BrowserCore:
             raise
         self.downloads_dir = opts.downloads_dir
         chromium = self.playwright.chromium
-        args = chromium_args(opts.args)
+        args = chromium_args((*opts.args, *launch_flags(self.safety, tuple(opts.args))))
         self.guard.resolver_rules = parse_resolver_rules(args)
         width, height = opts.viewport
         common: dict[str, Any] = {
@@ -481,6 +484,8 @@ class BrowserCore:
         """Track the context's pages (existing ones unless ``pages`` is false, and popups)
         and its lifecycle events."""
         assert self.context is not None
+        with contextlib.suppress(RuntimeError):
+            self._loop = asyncio.get_running_loop()
         self.context.on("page", self._on_page)
         for page in self.context.pages if pages else ():
             self._adopt(page, popup=False)
@@ -523,6 +528,36 @@ class BrowserCore:
     @safety.setter
     def safety(self, policy: SafetyPolicy) -> None:
         self.guard.policy = policy
+        self._side_doors_follow(policy)
+
+    def _side_doors_follow(self, policy: SafetyPolicy) -> None:
+        """Give the context's frames the side-door guard of ``policy``; every tab call waits
+        for it (:meth:`guarded`), so the next page is judged by the new policy."""
+        if self.context is None or self.dead:
+            return
+        loop = self._loop
+
+        def start() -> None:
+            earlier = self._guarding
+
+            async def follow() -> None:
+                if earlier is not None:
+                    with contextlib.suppress(Exception):
+                        await asyncio.shield(earlier)
+                with contextlib.suppress(PlaywrightError, TimeoutError):
+                    await self.guard.side_doors.apply(policy)
+
+            self._guarding = asyncio.ensure_future(follow())
+
+        try:
+            running = asyncio.get_running_loop()
+        except RuntimeError:
+            running = None
+        if loop is None or running is loop:
+            if running is not None:
+                start()
+        elif not loop.is_closed():
+            loop.call_soon_threadsafe(start)
 
     @property
     def blocked(self) -> list[Blocked]:

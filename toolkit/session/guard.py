@@ -41,6 +41,7 @@ from ..safety.policy import SafetyPolicy
 from ..safety.urls import Verdict, host_to_resolve, judge_url, map_host, parse_resolver_rules
 from .effects import EffectGate
 from .hops import HopStopper, stopper_for
+from .sidedoors import SideDoors
 
 __all__ = ["Blocked", "NetworkGuard"]
 
@@ -110,11 +111,18 @@ class NetworkGuard:
         self.effects: EffectGate | None = None
         """What judges a request by what it does once the network rules let it through
         (:mod:`webrefs.session.effects`; the request is failed when it says no)."""
+        self.side_doors = SideDoors()
+        """The guard of what the routing never sees (workers' sockets, WebTransport, WebRTC):
+        :mod:`webrefs.session.sidedoors`."""
 
     @property
     def judging(self) -> bool:
         """Whether the policy has network rules on (requests are judged at all)."""
         return self.policy.network_rules
+
+    def worker_prelude(self) -> str | None:
+        """The side-door guard the context's workers' scripts get first."""
+        return self.side_doors.prelude(self.policy)
 
     # -- judging ------------------------------------------------------------------------------
     async def judge(self, url: str, *, top_level: bool) -> Verdict:
@@ -165,6 +173,7 @@ class NetworkGuard:
             await self._learn_default_context(context)
         if self.policy.network_rules and self.policy.block_service_workers:
             await context.add_init_script(script=_NO_WORKERS_JS)
+        await self.side_doors.install(context, self.policy)
         await context.route("**/*", self._route)
         await context.route_web_socket("**/*", self._websocket)
         context.on("page", self.watch)

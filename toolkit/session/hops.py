@@ -26,6 +26,9 @@ Contract:
   (:meth:`HopOwner.allow_hop`, :mod:`webrefs.session.effects`) by the owners that judge
   effects, within the same bound.
 - When the last owner leaves, interception is switched off again.
+- Responses of resource type ``Other`` (worker scripts have it) are paused too: one that may
+  be a worker's script gets the side-door guard of its candidate owners in front of its code
+  (:mod:`webrefs.session.sidedoors`); any other is continued.
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ from playwright.async_api import Browser, CDPSession
 from playwright.async_api import Error as PlaywrightError
 
 from ..safety.urls import Verdict
+from .sidedoors import answer_worker_script, is_worker_script
 
 __all__ = ["DECIDE_TIMEOUT_S", "HopOwner", "HopStopper", "stopper_for"]
 
@@ -77,6 +81,9 @@ class HopOwner(Protocol):
     async def allow_hop(self, method: str, url: str, kind: str, top: bool, body: bytes | None,
                         content_type: str, target_id: str | None) -> bool:
         """Whether a redirect hop may be sent, judged by what it does (``False``: fail it)."""
+
+    def worker_prelude(self) -> str | None:
+        """The side-door guard its workers' scripts get first (``None``: none)."""
 
 
 @dataclass(frozen=True)
@@ -142,7 +149,9 @@ class HopStopper:
                 return
             if want:
                 await asyncio.wait_for(self._session.send("Fetch.enable", {"patterns": [
-                    {"urlPattern": "*", "requestStage": "Request"}]}), _SEND_TIMEOUT_S)
+                    {"urlPattern": "*", "requestStage": "Request"},
+                    {"urlPattern": "*", "resourceType": "Other", "requestStage": "Response"},
+                ]}), _SEND_TIMEOUT_S)
             else:
                 await asyncio.wait_for(self._session.send("Fetch.disable"), _SEND_TIMEOUT_S)
             self._enabled = want
@@ -201,6 +210,9 @@ class HopStopper:
         session = self._session
         if session is None or not isinstance(request_id, str):
             return
+        if "responseStatusCode" in event or "responseErrorReason" in event:
+            await self._respond(session, event)
+            return
         try:
             reason = await asyncio.wait_for(self._verdict(event), DECIDE_TIMEOUT_S)
         except Exception:  # whatever went wrong, err on refusing
@@ -255,6 +267,36 @@ class HopStopper:
                                          content_type, target_id):
                 return "Aborted" if top else "BlockedByClient"
         return None
+
+    async def _respond(self, session: CDPSession, event: dict[str, Any]) -> None:
+        """A paused response: a worker's script of a judging owner gets the owners' side-door
+        guard first; anything else goes on unchanged."""
+        request_id = event["requestId"]
+        try:
+            preludes: list[str] = []
+            owners = [o for o in self.owners if o.judging]
+            if owners and is_worker_script(str(event.get("resourceType", "")),
+                                           int(event.get("responseStatusCode") or 0),
+                                           event.get("responseHeaders") or []):
+                frame_id = str(event.get("frameId") or "")
+                candidates, _top, _target = await asyncio.wait_for(
+                    self._candidates(owners, frame_id, "other"), DECIDE_TIMEOUT_S)
+                for owner in candidates:
+                    prelude = owner.worker_prelude()
+                    if prelude is not None and prelude not in preludes:
+                        preludes.append(prelude)
+            if preludes:
+                await answer_worker_script(session, event, preludes)
+                return
+        except Exception:  # whatever went wrong, a worker must not run unguarded
+            with contextlib.suppress(PlaywrightError, TimeoutError):
+                await asyncio.wait_for(session.send("Fetch.failRequest", {
+                    "requestId": request_id, "errorReason": "BlockedByClient"}),
+                    _SEND_TIMEOUT_S)
+            return
+        with contextlib.suppress(PlaywrightError, TimeoutError):
+            await asyncio.wait_for(session.send("Fetch.continueResponse",
+                                                {"requestId": request_id}), _SEND_TIMEOUT_S)
 
     async def _candidates(self, owners: list[HopOwner], frame_id: str,
                           kind: str) -> tuple[list[HopOwner], bool, str | None]:
