@@ -11,6 +11,7 @@ listen on a loopback port themselves and the page is told to reach exactly that 
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import socket
 import threading
@@ -248,3 +249,62 @@ def test_metadata_endpoints_beyond_link_local_are_never_asked(
             tools.run("web_click", {"ref": refs[control]})
     time.sleep(0.5)
     assert [s for s in proxy.seen[before:] if s.port != site.port] == []
+
+
+# -- a browser webrefs did not launch -------------------------------------------------------
+async def test_a_wrapped_page_gets_the_guard_without_launch_flags(
+        site: SiteServer, other_site: SiteServer, proxy: RecordingProxy, udp: UdpListener,
+        token: str) -> None:
+    """A user's own Playwright browser (none of webrefs' launch flags), its page adopted with
+    ``Browser.wrap``: WebRTC, WebTransport and a worker's socket are refused in it all the
+    same; the user's other context, which webrefs does not guard, is left alone (and shows
+    the leak the guard stops)."""
+    from playwright.async_api import async_playwright
+    from webrefs.session.launcher import chromium_args, find_chromium
+
+    args = [a for a in proxy.chromium_args() if not a.startswith(("--proxy-bypass-list=",
+                                                                   "--host-resolver-rules="))]
+    rules = ", ".join(f"MAP {a} 127.0.0.1" for a in (*ALIASES, UDP_HOST))
+    args += [f"--proxy-bypass-list=<-loopback>;{UDP_HOST}", f"--host-resolver-rules={rules}",
+             "--allow-loopback-in-peer-connection"]
+    async with async_playwright() as pw:
+        pw_browser = await pw.chromium.launch(executable_path=find_chromium(),
+                                              args=chromium_args(tuple(args)))
+        try:
+            page = await pw_browser.new_page()
+            await page.goto(site.url("/safety/pay.html"))
+            b = Browser.wrap(page, safety=_allow_only(site))
+            tools = WebTools(b)
+
+            async def log_after(url: str) -> str:
+                out = await tools.arun("web_navigate", {"url": url})
+                assert not out.is_error, out.content
+                for _ in range(25):
+                    text = (await tools.acall("web_get_text", {})).content
+                    if "ready" not in text:
+                        break
+                    await asyncio.sleep(0.2)
+                await asyncio.sleep(1.5)
+                return (await tools.acall("web_get_text", {})).content
+
+            for mode, host in (("rtc", "127.0.0.1"), ("wt", UDP_HOST)):
+                query = urlencode({"do": mode, "udp": f"{host}:{udp.port}"})
+                text = await log_after(site.url(f"/safety/rtc.html?{query}"))
+                assert udp.got == [] and "refused" in text, (mode, text)
+            target = f"127.0.0.1:{other_site.port}/safety/target.html?{token}"
+            before = len(proxy.seen)
+            query = urlencode({"do": "worker-ws", "ws": f"ws://{target}"})
+            text = await log_after(site.url(f"/safety/workers.html?{query}"))
+            assert "refused SecurityError" in text, text  # the worker's WebSocket threw
+            assert _sent_to(proxy, other_site.port, before) == []
+            own = await pw_browser.new_page()  # another context, not webrefs'
+            query = urlencode({"do": "rtc", "udp": f"127.0.0.1:{udp.port}"})
+            await own.goto(site.url(f"/safety/rtc.html?{query}"))
+            for _ in range(30):
+                if udp.got:
+                    break
+                await asyncio.sleep(0.1)
+            assert udp.got
+            await b.aclose()
+        finally:
+            await pw_browser.close()

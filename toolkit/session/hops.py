@@ -294,9 +294,13 @@ class HopStopper:
                     "requestId": request_id, "errorReason": "BlockedByClient"}),
                     _SEND_TIMEOUT_S)
             return
-        with contextlib.suppress(PlaywrightError, TimeoutError):
-            await asyncio.wait_for(session.send("Fetch.continueResponse",
-                                                {"requestId": request_id}), _SEND_TIMEOUT_S)
+        for method in ("Fetch.continueResponse", "Fetch.continueRequest"):
+            try:  # a response that failed may not be continued as a response
+                await asyncio.wait_for(session.send(method, {"requestId": request_id}),
+                                       _SEND_TIMEOUT_S)
+                return
+            except (PlaywrightError, TimeoutError):
+                continue
 
     async def _candidates(self, owners: list[HopOwner], frame_id: str,
                           kind: str) -> tuple[list[HopOwner], bool, str | None]:
