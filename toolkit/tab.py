@@ -185,6 +185,14 @@ class Tab:
 
     press_key = blocking(apress_key)
 
+    async def atype_text(self, text: str, target: str | None = None,
+                    enter: bool = False) -> ActionResult:
+        """Type ``text`` with real key events into ``target`` (focused first) or the focused
+        element (a terminal, an editor, a canvas); then press Enter when ``enter``."""
+        return await self._runner.arun(actions.type_text(self._core, text, target, enter))
+
+    type_text = blocking(atype_text)
+
     async def aget_text(self, target: str | None = None, max_length: int = 2000) -> TextResult:
         """The readable text of the page's main content, or of ``target``."""
         return await self._runner.arun(actions.get_text(self._core, target, max_length))
@@ -192,10 +200,13 @@ class Tab:
     get_text = blocking(aget_text)
 
     async def await_for(
-        self, text: str | None = None, target: str | None = None, timeout_ms: int = 5000
+        self, text: str | None = None, target: str | None = None, timeout_ms: int = 5000,
+        gone: bool = False, seconds: float | None = None,
     ) -> ActionResult:
-        """Wait until ``text`` shows on the page or ``target`` is visible."""
-        return await self._runner.arun(actions.wait_for(self._core, text, target, timeout_ms))
+        """Wait until ``text`` shows on the page or ``target`` is visible (``gone``: until it
+        no longer does), or for ``seconds``; at most 30 s."""
+        return await self._runner.arun(
+            actions.wait_for(self._core, text, target, timeout_ms, gone, seconds))
 
     wait_for = blocking(await_for)
 

@@ -174,6 +174,7 @@ def _params(name: str, snap: Snapshot | None, site: SiteServer | None, upload: P
         "web_check": lambda: {"ref": ref("checkbox", "Agree"), "checked": True},
         "web_scroll": lambda: {"direction": "down", "amount": 200},
         "web_press_key": lambda: {"key": "Tab"},
+        "web_type": lambda: {"text": "x"},
         "web_get_text": lambda: {"max_length": 500},
         "web_navigate": lambda: {"url": url},
         "web_go_back": lambda: {},

@@ -154,6 +154,10 @@ class FakeTab:
         await self._enter("press_key", (key, target))
         return ActionResult(action="press_key", message=f"Pressed {key}.")
 
+    async def atype_text(self, text: str, target: str | None, enter: bool) -> ActionResult:
+        await self._enter("type", (text, target, enter))
+        return ActionResult(action="type", message="Typed.")
+
     async def aget_text(self, target: str | None, max_length: int) -> TextResult:
         await self._enter("get_text", (target, max_length))
         text = ARTICLE if self.page == "article" else PAGES[self.page][0]
@@ -181,9 +185,10 @@ class FakeTab:
         return ActionResult(action="hover", message="Hovered.")
 
     async def await_for(
-        self, text: str | None, target: str | None, timeout_ms: int
+        self, text: str | None, target: str | None, timeout_ms: int, gone: bool = False,
+        seconds: float | None = None,
     ) -> ActionResult:
-        await self._enter("wait_for", (text, target, timeout_ms))
+        await self._enter("wait_for", (text, target, timeout_ms, gone, seconds))
         return ActionResult(action="wait_for", message="It appeared.")
 
     async def aupload(self, target: str, paths: Sequence[str]) -> ActionResult:

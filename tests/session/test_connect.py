@@ -216,7 +216,7 @@ def test_a_proxy_with_credentials(site: SiteServer) -> None:
 # 127.0.0.1 and the frame's host.
 ATTACH_ALIASES = ("frame.attach.test", "forbidden.attach.test")
 ATTACH_POLICY = SafetyPolicy(allowed_domains=("127.0.0.1", "frame.attach.test"))
-EVERY_TOOL = (*DEFAULT_TOOLS, "web_tabs", "web_hover", "web_wait_for", "web_screenshot")
+EVERY_TOOL = (*DEFAULT_TOOLS, "web_tabs", "web_hover", "web_screenshot")
 
 
 @pytest.fixture(scope="module")

@@ -41,7 +41,7 @@ from tests.helpers.faketab import FakeTab
 from tests.helpers.server import SiteServer
 
 CORE = ["web_snapshot", "web_click", "web_fill", "web_select", "web_check", "web_scroll",
-        "web_press_key", "web_get_text"]
+        "web_press_key", "web_type", "web_get_text", "web_wait_for"]
 
 
 @pytest.fixture
@@ -59,8 +59,8 @@ def tools_for(tab: FakeTab, **options: object) -> WebTools:
 def test_default_selection_is_core_plus_navigation(fake: FakeTab) -> None:
     assert tools_for(fake).names == [*CORE, "web_navigate", "web_go_back"]
     assert list(DEFAULT_TOOLS) == [*CORE, "web_navigate", "web_go_back"]
-    assert set(OPTIONAL_TOOLS) == {"web_hover", "web_wait_for", "web_upload", "web_tabs",
-                                   "web_screenshot"}
+    assert set(OPTIONAL_TOOLS) == {"web_hover", "web_upload", "web_tabs", "web_screenshot"}
+    assert {"web_type", "web_wait_for"} <= set(CORE_TOOLS)
 
 
 def test_host_controlled_navigation_drops_navigation_tools(fake: FakeTab) -> None:
@@ -81,8 +81,8 @@ def test_tools_list_picks_exactly(fake: FakeTab) -> None:
 def test_include_adds_to_the_defaults(fake: FakeTab) -> None:
     tools = tools_for(fake, include=["web_hover"])
     assert tools.names == [*DEFAULT_TOOLS, "web_hover"]
-    assert tools_for(fake, tools="default", include=["web_wait_for"]).names == [
-        *DEFAULT_TOOLS, "web_wait_for"]
+    assert tools_for(fake, tools="default", include=["web_upload"]).names == [
+        *DEFAULT_TOOLS, "web_upload"]
     assert tools_for(fake, tools=["web_snapshot"], include=["web_click"]).names == [
         "web_snapshot", "web_click"]
 
@@ -93,7 +93,7 @@ def test_all_and_groups(fake: FakeTab, browser: Browser) -> None:
     assert WebTools(browser, tools="all").names == list(ALL_TOOLS)
     assert tools_for(fake, tools="core").names == list(CORE_TOOLS)
     assert tools_for(fake, include=["optional"], exclude=["web_tabs", "navigation"]).names == [
-        *CORE_TOOLS, "web_hover", "web_wait_for", "web_upload", "web_screenshot"]
+        *CORE_TOOLS, "web_hover", "web_upload", "web_screenshot"]
     assert set(TOOL_GROUPS) == {"core", "navigation", "optional", "vision", "default", "all"}
     assert TOOL_GROUPS["default"] == DEFAULT_TOOLS
     with pytest.raises(InvalidArgumentError, match="'everything'") as info:
@@ -215,7 +215,13 @@ def test_get_text_and_every_other_handler(fake: FakeTab) -> None:
     assert fake.calls[-1] == ("scroll", ("down", 300, None))
     tools.call("web_hover", {"ref": "e8"})
     tools.call("web_wait_for", {"text": "Veldmark"})
-    assert fake.calls[-1] == ("wait_for", ("Veldmark", None, 5000))
+    assert fake.calls[-1] == ("wait_for", ("Veldmark", None, 5000, False, None))
+    tools.call("web_wait_for", {"text": "Veldmark", "gone": True, "timeout_ms": 30_000})
+    assert fake.calls[-1] == ("wait_for", ("Veldmark", None, 30_000, True, None))
+    tools.call("web_wait_for", {"seconds": 2.5})
+    assert fake.calls[-1] == ("wait_for", (None, None, 5000, False, 2.5))
+    tools.call("web_type", {"text": "ls -l", "ref": "e8", "enter": True})
+    assert fake.calls[-1] == ("type", ("ls -l", "e8", True))
     tools.call("web_upload", {"ref": "e8", "paths": "a.txt"})
     assert fake.calls[-1] == ("upload", ("e8", ["a.txt"]))
     tools.call("web_navigate", {"url": "http://demo.test/x"})
@@ -271,9 +277,13 @@ def test_bad_arguments_name_the_argument(
 
 
 def test_wait_for_needs_exactly_one_condition(fake: FakeTab) -> None:
-    tools = tools_for(fake, include=["web_wait_for"])
+    tools = tools_for(fake)
     assert "exactly one" in tools.run("web_wait_for", {}).content
     assert "exactly one" in tools.run("web_wait_for", {"text": "a", "ref": "e1"}).content
+    assert "exactly one" in tools.run("web_wait_for", {"text": "a", "seconds": 1}).content
+    assert "less than or equal to 30 " in tools.run("web_wait_for", {"seconds": 30.5}).content
+    assert "30000" in tools.run("web_wait_for", {"text": "a", "timeout_ms": 60_000}).content
+    assert fake.calls == []
 
 
 def test_unknown_tool_name(fake: FakeTab) -> None:

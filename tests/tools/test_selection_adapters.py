@@ -25,9 +25,9 @@ def test_langchain_tools_include_exclude(fake: FakeTab) -> None:
 
     assert names(include=["web_hover"]) == [*DEFAULT_TOOLS, "web_hover"]
     assert names(tools=["web_click", "web_snapshot"]) == ["web_snapshot", "web_click"]
-    assert names(tools="core", include=["web_wait_for"], exclude=["web_scroll"]) == [
+    assert names(tools="core", include=["web_upload"], exclude=["web_scroll"]) == [
         n for n in DEFAULT_TOOLS if n not in ("web_scroll", "web_navigate", "web_go_back")
-    ] + ["web_wait_for"]
+    ] + ["web_upload"]
 
 
 def test_llamaindex_tools_include_exclude(fake: FakeTab) -> None:

@@ -17,6 +17,7 @@ from .selecting import select
 from .snapshot import snapshot
 from .text import get_text, wait_for
 from .textinput import fill
+from .typing import type_text
 
 __all__ = [
     "check",
@@ -34,6 +35,7 @@ __all__ = [
     "scroll",
     "select",
     "snapshot",
+    "type_text",
     "upload",
     "wait_for",
 ]

@@ -41,7 +41,8 @@ if TYPE_CHECKING:
 __all__ = ["CLASSIFIED_ACTIONS", "Judged", "PreRead", "action_words", "effect_refusal",
            "judge_action", "start_reads"]
 
-CLASSIFIED_ACTIONS = ("click", "check", "select", "press_key", "fill", "upload", "goto",
+CLASSIFIED_ACTIONS = ("click", "check", "select", "press_key", "fill", "type", "upload",
+                      "goto",
                       "evaluate")
 """Actions the policy classifies (reading, scrolling, hovering and waiting are not)."""
 _TOOL = {"goto": "web_navigate", "evaluate": "a script"}

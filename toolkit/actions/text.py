@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import ActionError, ActionTimeoutError, InvalidArgumentError
 from ..models import ActionResult, TextResult
+from ..quoting import quote
 from ..safety.fence import clean_text
 from ..safety.secrets import all_secrets, redact
 from .dom import EVAL_TIMEOUT_S, run_js
@@ -28,7 +29,7 @@ from .targets import Target, resolve
 if TYPE_CHECKING:
     from ..session.tabcore import TabCore
 
-__all__ = ["TRUNCATION_MARK", "get_text", "truncate", "wait_for"]
+__all__ = ["MAX_WAIT_MS", "TRUNCATION_MARK", "get_text", "truncate", "wait_for"]
 
 TRUNCATION_MARK = "[… truncated: showing {shown} of {total} characters]"
 
@@ -211,42 +212,89 @@ async def get_text(tab: TabCore, target: str | None = None,
     return await tab.call("reading text", run, limit_s=_TEXT_LIMIT_S)
 
 
+MAX_WAIT_MS = 30_000
+"""Longest one wait may last (a deadline, a number of seconds)."""
+
+
+def _line_with(page_text: str, needle: str) -> str | None:
+    """The first line of ``page_text`` holding ``needle`` (whitespace-folded, casefolded)."""
+    for line in page_text.splitlines():
+        if needle in " ".join(line.split()).casefold():
+            return line.strip()
+    return None
+
+
 async def wait_for(tab: TabCore, text: str | None = None, target: str | None = None,
-                   timeout_ms: int = 5000) -> ActionResult:
-    """Wait until ``text`` is visible on the page or ``target`` is visible; with neither,
-    wait until the page is ready. Bounded by ``timeout_ms`` (clamped to 100..60000)."""
+                   timeout_ms: int = 5000, gone: bool = False,
+                   seconds: float | None = None) -> ActionResult:
+    """Wait until ``text`` is visible on the page (``gone``: until it is not) or ``target`` is
+    visible (``gone``: hidden or removed); with ``seconds``, wait that long and report what
+    changed; with none of them, wait until the page is ready. Bounded by ``timeout_ms``
+    (clamped to 100..30000); ``seconds`` is at most 30."""
     if text is not None and (not isinstance(text, str) or not text.strip() or len(text) > 1000):
         raise InvalidArgumentError("wait_for text must be a non-empty string of at most 1000 "
                                    "characters.")
-    limit_ms = clamp_ms(timeout_ms, default=5000)
+    if seconds is not None:
+        if (isinstance(seconds, bool) or not isinstance(seconds, int | float)
+                or not 0 < seconds <= MAX_WAIT_MS / 1000):
+            raise InvalidArgumentError(
+                f"seconds must be a number above 0 and at most {MAX_WAIT_MS // 1000}, got "
+                f"{str(seconds)[:20]}.",
+                hint="To wait longer, call web_wait_for again.")
+        if text is not None or target is not None:
+            raise InvalidArgumentError("wait_for takes seconds, or a text or ref, not both.")
+    limit_ms = (int(seconds * 1000) if seconds is not None
+                else clamp_ms(timeout_ms, default=5000, high=MAX_WAIT_MS))
     needle = " ".join(text.split()).casefold() if text else None
 
     async def act(t: Target | None) -> Outcome:
         started = time.monotonic()
+        if seconds is not None:
+            await asyncio.sleep(seconds)
+            return Outcome(f"Waited {seconds:g} s.", {"found": True})
         deadline = started + limit_ms / 1000
-        seen = False
+        seen = known = False
+        line: str | None = None
         while True:
             try:
                 if t is not None:
                     box = await asyncio.wait_for(t.handle.bounding_box(), EVAL_TIMEOUT_S)
                     seen = bool(box and box["width"] > 0 and box["height"] > 0)
                 elif needle is not None:
-                    page_text = await _page_eval(tab, _BODY_TEXT_JS)
-                    seen = needle in " ".join(str(page_text).split()).casefold()
+                    page_text = str(await _page_eval(tab, _BODY_TEXT_JS))
+                    seen = needle in " ".join(page_text.split()).casefold()
+                    line = _line_with(page_text, needle) if seen else None
                 else:
                     seen = True
+                known = True
             except (TimeoutError, ActionTimeoutError):
-                seen = False
+                known = False  # a slow read decides nothing either way
             waited = int((time.monotonic() - started) * 1000)
-            if seen:
-                what = (f"{t.ref} is visible" if t is not None
-                        else f"{text!r} is on the page" if text else "the page is ready")
+            if known and seen != gone:
+                if t is not None:
+                    what = f"{t.ref} is {'no longer visible' if gone else 'visible'}"
+                elif text and gone:
+                    what = f"{text!r} is no longer on the page"
+                elif text:
+                    what = f"{text!r} is on the page"
+                    if line and " ".join(line.split()).casefold() != needle:
+                        what += f", in the line {quote(line, 160)}"
+                else:
+                    what = "the page is ready"
                 return Outcome(f"Waited {waited} ms: {what}.", {"found": True})
             if time.monotonic() >= deadline:
-                what = (f"{t.ref} to become visible" if t is not None else f"{text!r} to appear")
-                raise ActionTimeoutError(f"Timed out after {limit_ms} ms waiting for {what}.",
-                                         hint="Take a new snapshot to see what the page shows.")
+                if t is not None:
+                    what = f"{t.ref} to become {'hidden' if gone else 'visible'}"
+                else:
+                    what = f"{text!r} to {'go away' if gone else 'appear'}"
+                raise ActionTimeoutError(
+                    f"Timed out after {limit_ms} ms waiting for {what}.",
+                    hint="Take a new snapshot to see what the page shows; call web_wait_for "
+                    "again to wait longer.")
             await asyncio.sleep(0.1)
 
-    return await perform(tab, "wait_for", target, act, limit_ms=limit_ms,
-                         doing="waiting" if text is None else f"waiting for {text[:60]!r}")
+    if seconds is not None:
+        doing = f"waiting {seconds:g} s"
+    else:
+        doing = "waiting" if text is None else f"waiting for {text[:60]!r}"
+    return await perform(tab, "wait_for", target, act, limit_ms=limit_ms, doing=doing)

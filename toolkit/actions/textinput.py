@@ -152,9 +152,12 @@ def refuse_unless_editable(info: dict[str, Any], name: str) -> None:
             kind = f"{kind} type={info['type']}"
         hint = "Use select() for a dropdown." if info.get("tag") == "select" else (
             "Use check() for a checkbox or radio." if info.get("type") in ("checkbox", "radio")
-            else "Pick a text field from the snapshot.")
+            else "")
+        keyed = "" if hint else "; web_type sends keys to such an element"
+        hint = hint or ("To send keys to something that is not a text field (a terminal, an "
+                        "editor, a canvas, a widget), use web_type with its ref.")
         raise NotActionableError(
-            f"Cannot type into {name}: it is not a text field (<{kind}>).",
+            f"Cannot type into {name}: it is not a text field (<{kind}>){keyed}.",
             hint=hint, reason="not_editable",
         )
     if info.get("disabled"):

@@ -27,6 +27,7 @@ __all__ = [
     "SelectArgs",
     "SnapshotArgs",
     "TabsArgs",
+    "TypeArgs",
     "UploadArgs",
     "WaitForArgs",
 ]
@@ -96,6 +97,12 @@ class PressKeyArgs(_Args):
     ref: str | None = Field(None, description=_doc("web_press_key", "ref"))
 
 
+class TypeArgs(_Args):
+    text: str = Field(description=_doc("web_type", "text"))
+    ref: str | None = Field(None, description=_doc("web_type", "ref"))
+    enter: bool = Field(False, description=_doc("web_type", "enter"))
+
+
 class GetTextArgs(_Args):
     ref: str | None = Field(None, description=_doc("web_get_text", "ref"))
     max_length: int = Field(
@@ -118,8 +125,12 @@ class HoverArgs(_Args):
 class WaitForArgs(_Args):
     text: str | None = Field(None, description=_doc("web_wait_for", "text"))
     ref: str | None = Field(None, description=_doc("web_wait_for", "ref"))
+    gone: bool = Field(False, description=_doc("web_wait_for", "gone"))
+    seconds: float | None = Field(
+        None, gt=0, le=30, description=_doc("web_wait_for", "seconds")
+    )
     timeout_ms: int = Field(
-        5000, ge=100, le=60_000, description=_doc("web_wait_for", "timeout_ms")
+        5000, ge=100, le=30_000, description=_doc("web_wait_for", "timeout_ms")
     )
 
 
@@ -147,11 +158,12 @@ ARGS_MODELS: dict[str, type[_Args]] = {
     "web_check": CheckArgs,
     "web_scroll": ScrollArgs,
     "web_press_key": PressKeyArgs,
+    "web_type": TypeArgs,
     "web_get_text": GetTextArgs,
+    "web_wait_for": WaitForArgs,
     "web_navigate": NavigateArgs,
     "web_go_back": GoBackArgs,
     "web_hover": HoverArgs,
-    "web_wait_for": WaitForArgs,
     "web_upload": UploadArgs,
     "web_tabs": TabsArgs,
     "web_screenshot": ScreenshotArgs,

@@ -136,6 +136,11 @@ async def _press_key(ctx: ToolContext, a: A.PressKeyArgs) -> ToolOutput:
     return await ctx.action_output(tab, await tab.apress_key(a.key, a.ref))
 
 
+async def _type(ctx: ToolContext, a: A.TypeArgs) -> ToolOutput:
+    tab = ctx.tab()
+    return await ctx.action_output(tab, await tab.atype_text(a.text, a.ref, a.enter))
+
+
 async def _get_text(ctx: ToolContext, a: A.GetTextArgs) -> ToolOutput:
     result = await ctx.tab().aget_text(a.ref, a.max_length)
     return ToolOutput(format_text(result, ctx.fence), result)
@@ -162,10 +167,15 @@ async def _hover(ctx: ToolContext, a: A.HoverArgs) -> ToolOutput:
 
 
 async def _wait_for(ctx: ToolContext, a: A.WaitForArgs) -> ToolOutput:
-    if (a.text is None) == (a.ref is None):
-        raise InvalidArgumentError("web_wait_for needs exactly one of 'text' or 'ref'.")
+    if sum(x is not None for x in (a.text, a.ref, a.seconds)) != 1:
+        raise InvalidArgumentError("web_wait_for needs exactly one of 'text', 'ref' or "
+                                   "'seconds'.")
+    if a.gone and a.seconds is not None:
+        raise InvalidArgumentError("web_wait_for: 'gone' goes with 'text' or 'ref', not "
+                                   "'seconds'.")
     tab = ctx.tab()
-    return await ctx.action_output(tab, await tab.await_for(a.text, a.ref, a.timeout_ms))
+    return await ctx.action_output(
+        tab, await tab.await_for(a.text, a.ref, a.timeout_ms, a.gone, a.seconds))
 
 
 async def _upload(ctx: ToolContext, a: A.UploadArgs) -> ToolOutput:
@@ -237,11 +247,12 @@ TOOL_SPECS: dict[str, ToolSpec] = {
         _spec("web_check", _check),
         _spec("web_scroll", _scroll),
         _spec("web_press_key", _press_key),
+        _spec("web_type", _type),
         _spec("web_get_text", _get_text),
+        _spec("web_wait_for", _wait_for),
         _spec("web_navigate", _navigate, "navigation"),
         _spec("web_go_back", _go_back, "navigation"),
         _spec("web_hover", _hover, "optional"),
-        _spec("web_wait_for", _wait_for, "optional"),
         _spec("web_upload", _upload, "optional"),
         _spec("web_tabs", _tabs, "optional"),
         _spec("web_screenshot", _screenshot, "vision"),
@@ -254,7 +265,7 @@ CORE_TOOLS = tuple(n for n, s in TOOL_SPECS.items() if s.kind == "core")
 NAVIGATION_TOOLS = tuple(n for n, s in TOOL_SPECS.items() if s.kind == "navigation")
 """Going elsewhere (``web_navigate``, ``web_go_back``); dropped by ``allow_navigation=False``."""
 OPTIONAL_TOOLS = tuple(n for n, s in TOOL_SPECS.items() if s.kind in ("optional", "vision"))
-"""Opt-in tools: hover, wait, upload, tabs, and the screenshot (``vision=True``)."""
+"""Opt-in tools: hover, upload, tabs, and the screenshot (``vision=True``)."""
 DEFAULT_TOOLS = tuple(n for n, s in TOOL_SPECS.items() if s.kind in ("core", "navigation"))
 """What ``tools="default"`` offers: core and navigation."""
 ALL_TOOLS = tuple(TOOL_SPECS)
