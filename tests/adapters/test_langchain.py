@@ -23,7 +23,7 @@ from webrefs.adapters.langchain import WebTool, WebToolkit
 from webrefs.evals.demo import demo_site, load_demo_task
 from webrefs.evals.langchain_scripted import ScriptedChatModel
 from webrefs.models import ActionResult
-from webrefs.tools import TOOL_SPECS
+from webrefs.tools import CORE_TOOLS, TOOL_SPECS
 
 from tests.helpers.faketab import FakeTab
 from tests.helpers.server import SiteServer
@@ -62,7 +62,7 @@ def test_toolkit_options_reach_the_registry(fake: FakeTab) -> None:
                                   after_action="snapshot", allow_navigation=False)
     assert toolkit.webtools.options.max_tokens == 800
     assert [t.name for t in toolkit.get_tools()] == [
-        n for n in ALL_TOOLS[:8] if n != "web_scroll"
+        n for n in CORE_TOOLS if n != "web_scroll"
     ]
     click = next(t for t in toolkit.get_tools() if t.name == "web_click")
     assert "Page now:" in call(click, {"ref": "e2"}).content

@@ -97,3 +97,20 @@ def test_an_unknown_or_misplaced_secret_is_a_clear_error(make_tools: Make,
                                  "value": "<secret>bank_pw</secret>"})
     assert isinstance(out.artifact, InvalidArgumentError)
     assert "b.safety.test" in out.content  # says which site the field belongs to
+
+
+def test_web_type_gives_a_secret_only_to_its_sites_frame_and_never_shows_it(
+        make_tools: Make, site: SiteServer, proxy: RecordingProxy) -> None:
+    tools = make_tools(_policy())
+    refs = _bank(tools, site, "thief")
+    start = len(proxy.seen)
+    out = tools.run("web_type", {"ref": refs["Confirm password"],
+                                 "text": "<secret>bank_pw</secret>"})
+    assert out.is_error and "may not be typed" in out.content, out.content
+    assert SECRET not in out.content and _sent(proxy, start) == []
+    out = tools.run("web_type", {"ref": refs["Bank password"],
+                                 "text": "<secret>bank_pw</secret>"})
+    assert not out.is_error, out.content
+    assert tools.current_tab().evaluate("document.getElementById('own').value") == SECRET
+    assert SECRET not in out.content and "Bank-Pw" not in out.content
+    assert out.content.startswith('Typed "<secret>bank_pw</secret>" into '), out.content
