@@ -165,8 +165,8 @@ class WebToolkit(BaseToolkit):
 
     ``tools`` is where the selection starts: ``"default"`` (core and navigation tools),
     ``"all"``, a group name of ``webrefs.tools.TOOL_GROUPS``, or an exact list of names;
-    ``include`` adds tools (opt-in ones: ``web_hover``, ``web_wait_for``, ``web_upload``,
-    ``web_tabs``, or the group ``"optional"``); ``exclude`` removes some; ``after_action``
+    ``include`` adds tools (opt-in ones: ``web_hover``, ``web_upload``, ``web_tabs``, or
+    the group ``"optional"``); ``exclude`` removes some; ``after_action``
     is ``"none"``, ``"diff"`` or ``"snapshot"``; ``allow_navigation=False`` drops
     ``web_navigate`` and ``web_go_back``; ``vision=True`` adds ``web_screenshot``.
     """
