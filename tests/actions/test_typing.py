@@ -83,12 +83,13 @@ def test_web_wait_for_is_default_and_says_what_it_saw(keys: WebTools) -> None:
 
 
 @pytest.mark.parametrize(("args", "says"), [
-    ({"seconds": 31}, "seconds"),
-    ({"seconds": 0}, "seconds"),
-    ({"text": "a", "timeout_ms": 30_001}, "timeout_ms"),
-    ({"text": "a", "seconds": 1}, "exactly one"),
-    ({}, "exactly one"),
-    ({"seconds": 1, "gone": True}, "gone"),
+    ({"seconds": 31}, "'seconds': Input should be less than or equal to 30 "),
+    ({"seconds": 0}, "'seconds': Input should be greater than 0"),
+    ({"text": "a", "timeout_ms": 30_001},
+     "'timeout_ms': Input should be less than or equal to 30000"),
+    ({"text": "a", "seconds": 1}, "exactly one of 'text', 'ref' or 'seconds'"),
+    ({}, "exactly one of 'text', 'ref' or 'seconds'"),
+    ({"seconds": 1, "gone": True}, "'gone' goes with 'text' or 'ref'"),
 ])
 def test_web_wait_for_bounds(keys: WebTools, args: dict[str, object], says: str) -> None:
     started = time.monotonic()
