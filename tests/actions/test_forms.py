@@ -117,6 +117,13 @@ def test_fill_not_editable(forms: Tab) -> None:
     with pytest.raises(NotActionableError) as info:
         forms.fill(ref(forms, "button", "Count"), "x")
     assert info.value.reason == "not_editable"
+    # the hint names the tool that fits, never a Python method
+    with pytest.raises(NotActionableError) as info:
+        forms.fill(ref(forms, "combobox", "Colour"), "x")
+    assert "web_select" in (info.value.hint or "") and "()" not in (info.value.hint or "")
+    with pytest.raises(NotActionableError) as info:
+        forms.fill(ref(forms, "checkbox", "Newsletter"), "x")
+    assert "web_check" in (info.value.hint or "") and "()" not in (info.value.hint or "")
 
 
 def test_fill_value_cap_is_an_error_not_a_hang(forms: Tab) -> None:

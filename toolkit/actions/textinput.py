@@ -150,8 +150,8 @@ def refuse_unless_editable(info: dict[str, Any], name: str) -> None:
         kind = info.get("tag", "element")
         if info.get("type"):
             kind = f"{kind} type={info['type']}"
-        hint = "Use select() for a dropdown." if info.get("tag") == "select" else (
-            "Use check() for a checkbox or radio." if info.get("type") in ("checkbox", "radio")
+        hint = "Use web_select for a dropdown." if info.get("tag") == "select" else (
+            "Use web_check for a checkbox or radio." if info.get("type") in ("checkbox", "radio")
             else "")
         keyed = "" if hint else "; web_type sends keys to such an element"
         hint = hint or ("To send keys to something that is not a text field (a terminal, an "
