@@ -284,3 +284,24 @@ def test_the_host_programs_own_pages_are_judged_but_not_stopped(
     tab.click(ref)
     time.sleep(3.5)
     assert _sent(proxy, f"{token}x", "transfer") == []
+
+
+def test_a_slow_answer_about_a_held_navigation_outlasts_the_actions_timeout(
+        make_tools: Make, site: SiteServer, proxy: RecordingProxy, token: str) -> None:
+    # the browser call waits for the form's navigation, which is held while a person answers
+    # (longer than the 5 s action timeout): the input counts as given, the answer decides
+    asked: list[float] = []
+
+    def slowly_yes(request: ConsentRequest) -> bool:
+        asked.append(time.monotonic())
+        time.sleep(6.5)
+        return True
+
+    tools = make_tools(SafetyPolicy(consent=slowly_yes))
+    refs = _open(tools, site, "effect-card.html", token)
+    tools.call("web_fill", {"ref": refs["Card number"], "value": "4111 1111 1111 1111"})
+    out = tools.run("web_press_key", {"ref": refs["Card number"], "key": "Enter"})
+    assert not out.is_error, out.content
+    assert len(asked) == 1 and "the user confirmed the request it caused" in out.content
+    assert len(_settle(proxy, token, "pay", wait_s=3.0)) == 1
+    assert out.artifact.navigated and "/__effects/pay" in out.artifact.url_after
