@@ -22,7 +22,7 @@ import json
 from typing import Any
 
 from .policy import SafetyPolicy
-from .urls import METADATA_ADDRESSES, METADATA_HOSTS, parse_host
+from .urls import METADATA_ADDRESSES, METADATA_HOSTS, parse_host, split_host_pattern
 
 __all__ = ["MODULE_MARK", "NON_PUBLIC_V4", "NON_PUBLIC_V6", "page_rules"]
 
@@ -47,15 +47,7 @@ address outside ``2000::/3`` is not public either (IPv4 inside IPv6 is judged as
 def _pattern(pattern: str) -> list[Any]:
     """``[host, wildcard, port]`` of a checked host pattern, the host as the URL parser
     writes it (IPv6 without brackets, IPv4 dotted, names in punycode)."""
-    host, port = pattern, None
-    if pattern.startswith("["):
-        end = pattern.find("]")
-        host = pattern[: end + 1]
-        if pattern[end + 1:].startswith(":"):
-            port = int(pattern[end + 2:])
-    elif pattern.count(":") == 1:
-        host, _, port_text = pattern.partition(":")
-        port = int(port_text)
+    host, port = split_host_pattern(pattern)
     if host == "*":
         return ["*", False, port]
     if host.startswith("*."):

@@ -37,6 +37,7 @@ __all__ = [
     "parse_ipv4",
     "parse_resolver_rules",
     "parse_url",
+    "split_host_pattern",
 ]
 
 ALLOWED_SCHEMES = ("http", "https", "ws", "wss")
@@ -249,19 +250,26 @@ def check_pattern(pattern: object) -> str:
     return p
 
 
+def split_host_pattern(pattern: str) -> tuple[str, int | None]:
+    """The host part and the port (``None`` when it names none) of a checked host pattern:
+    ``[::1]:8080`` gives ``("[::1]", 8080)``, ``a.test:80`` gives ``("a.test", 80)``."""
+    host, port = pattern, None
+    if pattern.startswith("["):
+        end = pattern.find("]")
+        host = pattern[: end + 1]
+        if pattern[end + 1:].startswith(":"):
+            port = int(pattern[end + 2:])
+    elif pattern.count(":") == 1:
+        host, _, port_text = pattern.partition(":")
+        port = int(port_text)
+    return host, port
+
+
 def host_matches(parsed: ParsedUrl, pattern: str) -> bool:
     """Whether the URL's host (and port, when the pattern names one) matches ``pattern``
     exactly: ``*.example.com`` matches ``a.example.com`` and ``a.b.example.com``, never
     ``example.com`` itself nor ``example.com.evil.test``."""
-    host_pattern, port = pattern, None
-    if pattern.startswith("["):
-        end = pattern.find("]")
-        host_pattern = pattern[: end + 1]
-        if pattern[end + 1:].startswith(":"):
-            port = int(pattern[end + 2:])
-    elif pattern.count(":") == 1:
-        host_pattern, _, port_text = pattern.partition(":")
-        port = int(port_text)
+    host_pattern, port = split_host_pattern(pattern)
     if port is not None and parsed.port != port:
         return False
     if host_pattern == "*":
