@@ -103,6 +103,17 @@ def _run(tools: WebTools, refs: dict[str, str], probe: Probe) -> object:
     return out
 
 
+def _answering(answer: bool) -> tuple[list[ConsentRequest], Callable[[ConsentRequest], bool]]:
+    """A consent callback that gives ``answer`` and the list of the requests it was asked."""
+    asked: list[ConsentRequest] = []
+
+    def callback(request: ConsentRequest) -> bool:
+        asked.append(request)
+        return answer
+
+    return asked, callback
+
+
 @pytest.mark.parametrize("name", list(PROBES))
 def test_a_sensitive_request_is_not_sent_without_consent(
         make_tools: Make, site: SiteServer, proxy: RecordingProxy, token: str,
@@ -130,11 +141,7 @@ def test_a_sensitive_request_waits_for_the_users_answer(
         make_tools: Make, site: SiteServer, proxy: RecordingProxy, token: str,
         name: str) -> None:
     probe = PROBES[name]
-    asked: list[ConsentRequest] = []
-
-    def no(request: ConsentRequest) -> bool:
-        asked.append(request)
-        return False
+    asked, no = _answering(False)
 
     tools = make_tools(SafetyPolicy(consent=no))
     refs = _open(tools, site, probe.page, token)
@@ -148,11 +155,7 @@ def test_a_sensitive_request_waits_for_the_users_answer(
     assert request.level == "confirm" and request.url.startswith(site.url("/safety/"))
     assert "is sending" in request.describe()
 
-    approved: list[ConsentRequest] = []
-
-    def yes(request: ConsentRequest) -> bool:
-        approved.append(request)
-        return True
+    approved, yes = _answering(True)
 
     tools.browser.set_safety(SafetyPolicy(consent=yes))  # type: ignore[union-attr]
     refs = _open(tools, site, probe.page, token)
@@ -179,11 +182,7 @@ def test_the_name_rules_see_the_text_a_button_shows(make_tools: Make, site: Site
 
 def test_consent_by_name_covers_the_actions_own_submission(
         make_tools: Make, site: SiteServer, proxy: RecordingProxy, token: str) -> None:
-    asked: list[ConsentRequest] = []
-
-    def yes(request: ConsentRequest) -> bool:
-        asked.append(request)
-        return True
+    asked, yes = _answering(True)
 
     tools = make_tools(SafetyPolicy(consent=yes))
     refs = _open(tools, site, "effect-card.html", token)
@@ -207,11 +206,7 @@ def test_web_navigate_to_a_delete_address_asks_before_it_leaves(
 
 def test_innocent_forms_are_not_asked_about(make_tools: Make, site: SiteServer,
                                             proxy: RecordingProxy, token: str) -> None:
-    asked: list[ConsentRequest] = []
-
-    def record(request: ConsentRequest) -> bool:
-        asked.append(request)
-        return True
+    asked, record = _answering(True)
 
     tools = make_tools(SafetyPolicy(consent=record))
     refs = _open(tools, site, "effect-innocent.html", token)
@@ -252,11 +247,7 @@ def test_a_request_the_page_sends_on_its_own_after_the_models_action(
 
 def test_a_request_the_page_sends_on_its_own_asks_the_callback(
         make_tools: Make, site: SiteServer, proxy: RecordingProxy, token: str) -> None:
-    asked: list[ConsentRequest] = []
-
-    def yes(request: ConsentRequest) -> bool:
-        asked.append(request)
-        return True
+    asked, yes = _answering(True)
 
     tools = make_tools(SafetyPolicy(consent=yes))
     refs = _open(tools, site, "effect-timer.html", token)
