@@ -10,7 +10,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
-from .. import prompts
+from ..prompts import arg_description
 
 __all__ = [
     "ARGS_MODELS",
@@ -34,7 +34,7 @@ __all__ = [
 
 
 def _doc(tool: str, arg: str) -> str:
-    return prompts.arg_description(tool, arg)
+    return arg_description(tool, arg)
 
 
 def _as_list(value: Any) -> Any:

@@ -23,7 +23,6 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from .. import prompts
 from ..errors import (
     ActionTimeoutError,
     BrowserClosedError,
@@ -35,6 +34,7 @@ from ..errors import (
     redacting,
 )
 from ..options import RenderOptions, merge_options
+from ..prompts import PAGE_STATE_LEFT_OUT, SYSTEM_MODES, action_format, render_system_prompt
 from ..quoting import quote
 from ..render.tokens import require_encodings
 from ..safety.consent import MODEL_CALL
@@ -386,14 +386,14 @@ class WebTools:
         return secrets(text) if secrets is not None else text
 
     async def _make_system_prompt(self, mode: str, tool_calling: bool, page_state: bool) -> str:
-        if mode not in prompts.SYSTEM_MODES:
+        if mode not in SYSTEM_MODES:
             raise InvalidArgumentError(f"Unknown prompt mode {mode!r}; use 'dom' or 'vision'.")
         if mode == "vision" and "web_screenshot" not in self._by_name:
             raise InvalidArgumentError("The vision prompt needs the screenshot tool.",
                                        host_hint="Create the tools with vision=True.")
-        page = await self.page_summary() if page_state else prompts.PAGE_STATE_LEFT_OUT
-        fmt = None if tool_calling else prompts.action_format(tool_list(self.specs))
-        text = prompts.render_system_prompt(
+        page = await self.page_summary() if page_state else PAGE_STATE_LEFT_OUT
+        fmt = None if tool_calling else action_format(tool_list(self.specs))
+        text = render_system_prompt(
             mode, page=page, tools=self.names, action_format_text=fmt
         )
         return text

@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ValidationError
 
-from .. import prompts
 from ..errors import ActionTimeoutError, InvalidArgumentError, TabClosedError, WebrefsError
+from ..prompts import tool_description
 from ..safety.fence import clean_line
 from . import args as A
 from .context import ToolContext, ToolOutput
@@ -233,7 +233,7 @@ async def _screenshot(ctx: ToolContext, a: A.ScreenshotArgs) -> ToolOutput:
 
 
 def _spec(name: str, handler: Handler, kind: Kind = "core") -> ToolSpec:
-    description = prompts.tool_description(name)
+    description = tool_description(name)
     return ToolSpec(name, description, A.ARGS_MODELS[name], handler, kind)
 
 
