@@ -214,12 +214,12 @@ class EffectGate:
             out = _Outgoing(request.method.upper(), request.url, kind, raw,
                             request.headers.get("content-type", ""), page,
                             navigation and _is_main(request), request)
-            return await self._judge(policy, out)
-        except (PlaywrightError, TimeoutError, ValueError, UnicodeError):
+        except (PlaywrightError, ValueError, UnicodeError):
             return True  # judged by the network rules alone; the request is not lost
         except Exception as exc:  # a fault of ours: reported, and the request is not lost
             _report(exc)
             return True
+        return await self._judged(policy, out)
 
     async def allow_hop(self, method: str, url: str, resource_type: str, top: bool,
                         body: bytes | None, content_type: str, page: Page | None) -> bool:
@@ -232,9 +232,14 @@ class EffectGate:
         kind = effect_kind(method, resource_type, top or resource_type == "document")
         if kind is None:
             return True
+        return await self._judged(policy, _Outgoing(method.upper(), url, kind, body,
+                                                    content_type, page, top, None))
+
+    async def _judged(self, policy: SafetyPolicy, out: _Outgoing) -> bool:
+        """:meth:`_judge`, never raising: a request that cannot be judged by what it does is
+        left to the network rules (a fault of ours is reported), never lost."""
         try:
-            return await self._judge(policy, _Outgoing(method.upper(), url, kind, body,
-                                                       content_type, page, top, None))
+            return await self._judge(policy, out)
         except (PlaywrightError, TimeoutError, ValueError, UnicodeError):
             return True
         except Exception as exc:
