@@ -85,6 +85,9 @@ PROBES = {
         "effect-receipt.html", "receipts", "POST",
         (("web_fill", {"ref": "@Note", "value": "thanks"}),
          ("web_press_key", {"ref": "@Note", "key": "Enter"})), "payment"),
+    "enter_typed_in_a_field_shown_as_pay": Probe(
+        "effect-receipt.html", "receipts", "POST",
+        (("web_type", {"ref": "@Note", "text": "thanks", "enter": True}),), "payment"),
     "a_get_link_to_a_delete_url": Probe(
         "effect-link.html", "account/delete", "GET",
         (("web_click", {"ref": "@Your account"}),), "deletes"),

@@ -150,7 +150,8 @@ class PreRead:
 
 
 def start_reads(tab: TabCore, action: str, target: object | None) -> PreRead:
-    """Start the reads :func:`judge_action` will need for ``action`` on ``target``."""
+    """Start the reads :func:`judge_action` will need for ``action`` on ``target`` (``action``
+    as judged: see ``judged_as`` there)."""
     policy = tab.browser.safety
     if not policy.classifies or action not in TARGET_ACTIONS:
         return PreRead()
@@ -258,20 +259,24 @@ def action_words(action: str, target: object | None, name: str) -> str:
 
 async def judge_action(tab: TabCore, action: str, target: object | None,
                        resolved: Target | None, *, url: str | None = None,
-                       early: PreRead | None = None, chosen: Sequence[str] = ()) -> Judged:
+                       early: PreRead | None = None, chosen: Sequence[str] = (),
+                       judged_as: str | None = None) -> Judged:
     """The policy's decision on ``action``, the target's name as judged, and its form.
     Raises :class:`ConsentError` (carrying the decision) when the action may not run.
     ``early``: the reads :func:`start_reads` started; ``chosen``: what the action chooses (a
-    select's values or labels)."""
+    select's values or labels); ``judged_as``: the action the rules judge it as, when that is
+    not its own name (typing that ends with Enter is judged as the key press that submits),
+    while messages still name the tool the model called."""
     policy = tab.browser.safety
     name = resolved.label if resolved is not None and resolved.label else ""
-    if not policy.classifies or action not in CLASSIFIED_ACTIONS:
+    as_action = judged_as or action
+    if not policy.classifies or as_action not in CLASSIFIED_ACTIONS:
         return Judged(None, name)
     where = url if url is not None else tab.page.url
     text = ""
     judged_name = name
     form = None
-    if action in TARGET_ACTIONS:
+    if as_action in TARGET_ACTIONS:
         early = early or PreRead()
         text_read = early.page_text
         if text_read is None and any(r.on == "text" for r in policy.rules):
@@ -285,7 +290,7 @@ async def judge_action(tab: TabCore, action: str, target: object | None,
         if resolved is not None and read is not None:
             judged_name = _with_shown(name, str(read.get("shown") or ""))
         form = _form_of(read, chosen)
-    decision = classify(policy.rules, action=action, url=where, page_text=text,
+    decision = classify(policy.rules, action=as_action, url=where, page_text=text,
                         target_name=judged_name)
     if action == "goto" and url:
         # where the navigation goes, judged as the request it is (a GET to .../delete)

@@ -160,13 +160,15 @@ async def _after(tab: TabCore, result: ActionResult) -> ActionResult:
 
 async def perform(tab: TabCore, action: str, target: object | None, act: ActFn, *,
                   doing: str, wait: bool = True, limit_ms: int | None = None,
-                  url: str | None = None, chosen: Sequence[str] = ()) -> ActionResult:
+                  url: str | None = None, chosen: Sequence[str] = (),
+                  judged_as: str | None = None) -> ActionResult:
     """Run ``act`` on ``tab`` under its lock and build the :class:`ActionResult`.
 
     ``doing`` completes "... while <doing>" in error messages. ``wait=False`` skips the
     readiness wait. ``limit_ms`` replaces the tab's action timeout as the bound of ``act``.
     The safety policy judges the action first (``url``: where a navigation goes; ``chosen``:
-    what it chooses, a select's values); a refused one raises :class:`ConsentError` without
+    what it chooses, a select's values; ``judged_as``: the action the rules judge it as, when
+    not ``action``); a refused one raises :class:`ConsentError` without
     running. The requests it causes while it runs and waits are held and judged by what they
     do (:mod:`webrefs.session.effects`); when one was refused, the action raises
     :class:`ConsentError` after it ran, its result saying what was held and why.
@@ -182,7 +184,7 @@ async def perform(tab: TabCore, action: str, target: object | None, act: ActFn, 
         ready: readiness.Readiness | None
         # independent page round trips: what the safety rules read of the page and the target
         # is read while the element is found and the monitor installed
-        early = start_reads(tab, action, target)
+        early = start_reads(tab, judged_as or action, target)
         try:
             if target is not None and wait:
                 resolved, ready = await _resolve_and_arm(tab, target)
@@ -200,7 +202,7 @@ async def perform(tab: TabCore, action: str, target: object | None, act: ActFn, 
         )
         try:
             judged = await judge_action(tab, action, target, resolved, url=url,
-                                        early=early, chosen=chosen)
+                                        early=early, chosen=chosen, judged_as=judged_as)
         except ConsentError as refusal:
             if ready:
                 ready.close()

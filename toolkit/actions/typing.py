@@ -10,7 +10,9 @@ what was typed and, through :func:`perform`, what changed on the page.
 A ``<secret>name</secret>`` is replaced only with a target, for the origin of the target's own
 frame, by the same rule as ``fill`` (:func:`webrefs.actions.textinput.field_origin`); with no
 target the frame that gets the keys is not known, so a secret is refused before anything is
-typed. Results show the placeholder, never the value."""
+typed. Results show the placeholder, never the value. With Enter, the safety policy judges the
+call as the key press it ends with (the target and its form's submitting control, as for
+``press_key``)."""
 
 from __future__ import annotations
 
@@ -94,5 +96,6 @@ async def type_text(tab: TabCore, text: str, target: str | None = None,
         what = "a hidden value (a password field)" if masked else quote(typed, 60)
         return Outcome(f"Typed {what}{where}{then}." if typed else f"Pressed Enter{where}.")
 
+    # typing that ends with Enter submits like the key press it ends with, and is judged as one
     return await perform(tab, "type", target, act, doing=f"typing {quote(typed, 40)}",
-                         limit_ms=bound)
+                         limit_ms=bound, judged_as="press_key" if enter else None)
