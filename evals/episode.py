@@ -26,7 +26,7 @@ from pydantic import BaseModel, Field
 from webrefs import Browser, Tab, WebrefsError
 from webrefs.adapters.langchain import WebToolkit
 from webrefs.models import RequestRecord
-from webrefs.prompts import eval_tool
+from webrefs.prompts import eval_finish, eval_tool
 from webrefs.render.tokens import count_tokens
 
 from .checks import CheckResult, check_all
@@ -151,6 +151,8 @@ async def _langchain_loop(ctx: Browser, task: Task, provider: Provider, options:
                          include=list(task.tools) or None)
     tools = [*toolkit.get_tools(), final_answer_tool()]
     system = await toolkit.asystem_prompt(tool_calling=not provider.text_actions)
+    if not provider.text_actions:  # the prompt's tool list is the browser's: name the way out
+        system = f"{system}\n\n{eval_finish()}"
     model: Any = provider.make_model(task)
     if not provider.baseline or provider.text_actions or calls_mode is not None:
         model = EpisodeModel(inner=model, text_actions=provider.text_actions,

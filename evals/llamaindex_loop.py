@@ -18,7 +18,7 @@ from typing import Any
 from webrefs import Browser
 from webrefs.adapters.llamaindex import WebToolSpec
 from webrefs.errors import missing_extra
-from webrefs.prompts import eval_tool
+from webrefs.prompts import eval_finish, eval_tool
 from webrefs.render.tokens import count_tokens
 
 from .loop import EpisodeOptions, LoopResult, classify_error
@@ -71,7 +71,7 @@ async def llamaindex_loop(ctx: Browser, task: Task, provider: Provider,
                        after_action=options.after_action,
                        tools=list(options.include) if options.include is not None else "default",
                        include=list(task.tools) or None)
-    system = await spec.asystem_prompt()
+    system = f"{await spec.asystem_prompt()}\n\n{eval_finish()}"
     llm = provider.make_model(task)
     agent = FunctionAgent(tools=[*spec.to_tool_list(), _final_answer_tool()], llm=llm,
                           system_prompt=system, streaming=False)

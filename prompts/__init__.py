@@ -5,7 +5,7 @@
 - ``system_dom.md`` / ``system_vision.md``: system prompt templates (``$tools``, ``$page``).
 - ``action_format.md``: how a model without native tool calling writes actions (``$tool_list``).
 - ``evals.toml``: the tools the eval harness adds (``final_answer``), in the same shape as
-  ``tools.toml``.
+  ``tools.toml``, and the line it adds to a tool-calling episode's system prompt.
 
 The files are read once and cached; the functions below return plain strings.
 """
@@ -23,6 +23,7 @@ __all__ = [
     "SYSTEM_MODES",
     "action_format",
     "arg_description",
+    "eval_finish",
     "eval_tool",
     "render_system_prompt",
     "system_template",
@@ -105,6 +106,11 @@ def action_format(tool_list: str) -> str:
 @cache
 def _eval_tools() -> dict[str, Any]:
     return tomllib.loads(_read("evals.toml"))
+
+
+def eval_finish() -> str:
+    """The line the eval harness adds to a tool-calling episode's system prompt: how to end."""
+    return " ".join(str(_eval_tools()["system"]["finish"]).split())
 
 
 def eval_tool(tool: str) -> tuple[str, dict[str, str]]:

@@ -60,7 +60,10 @@ def test_chatopenai_recorded_then_replayed_with_the_server_stopped(
                        provider_settings=settings,
                        prices={"openai:scripted-model": Price(input=1.0, output=4.0)})
         asked = len(server.requests)
+        system = server.requests[0]["messages"][0]["content"]
         auth = [h.get("Authorization", h.get("authorization", "")) for h in server.headers]
+    # the prompt's tool list is the browser's: it names the tool that ends the episode too
+    assert "call final_answer" in system, system
     assert all(SECRET in a for a in auth), "the client did not send the key (the test is void)"
     assert [e.status for e in recorded.episodes] == ["success", "success"]
     episode = recorded.episodes[0]
@@ -245,7 +248,9 @@ def test_llamaindex_openai_like_recorded_then_replayed(tmp_path: Path,
         recorded = run(tmp_path / "rec", providers=(provider,), record=True,
                        provider_settings=settings)
         asked = len(server.requests)
+        system = server.requests[0]["messages"][0]["content"]
     assert asked > 0 and all("tools" in r for r in server.requests)  # native tool calls
+    assert "call final_answer" in system, system
     assert [e.status for e in recorded.episodes] == ["success", "success"]
     assert recorded.episodes[0].prompt_tokens  # usage read from the raw responses
     assert [c.tool for c in recorded.episodes[0].trajectory][:2] == ["web_snapshot", "web_fill"]
