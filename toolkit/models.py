@@ -293,7 +293,7 @@ class ActionResult(_Model):
         """One line of what happened and what changed (for tool messages)."""
         head = self.message or f"{self.action} {'done' if self.success else 'failed'}"
         parts = [head.rstrip().rstrip(".")]
-        if self.navigated and self.url_after:
+        if self.navigated and self.url_after and self.url_after not in head:  # said once
             parts.append(f"navigated to {self.url_after}")
         if self.new_tabs:
             parts.append(f"opened tab(s) {', '.join(self.new_tabs)}")

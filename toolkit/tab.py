@@ -133,6 +133,12 @@ class Tab:
 
     go_forward = blocking(ago_forward)
 
+    async def areload(self) -> ActionResult:
+        """Load the page again and wait for it to settle."""
+        return await self._runner.arun(actions.reload(self._core))
+
+    reload = blocking(areload)
+
     async def asnapshot(self, /, **options: Any) -> Snapshot:
         """Extract and render the page. Keyword arguments override :class:`RenderOptions`."""
         return await self._runner.arun(actions.snapshot(self._core, options))

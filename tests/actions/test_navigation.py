@@ -1,14 +1,14 @@
-"""goto, back, forward; popups and new tabs; downloads (off unless enabled)."""
+"""goto, back, forward, reload; popups and new tabs; downloads (off unless enabled)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
-from webrefs import Browser, Tab
+from webrefs import Browser, Tab, WebTools
 from webrefs.errors import InvalidArgumentError, NavigationBlockedError, NavigationError
 
-from tests.helpers.actions import ref
+from tests.helpers.actions import ref, text_of
 
 pytestmark = pytest.mark.browser
 
@@ -80,3 +80,26 @@ def test_downloads_land_in_the_folder_with_sanitized_names(tmp_path: Path, site)
         assert "/" not in saved.name and ":" not in saved.name and "?" not in saved.name
         assert saved.read_text() == "hello file"
         assert "downloaded" in r.message
+
+
+def test_web_go_forward_and_web_reload_through_the_tools(tab: Tab, site) -> None:  # type: ignore[no-untyped-def]
+    tools = WebTools.from_tab(tab)
+    assert {"web_go_forward", "web_reload"} <= set(tools.names)  # default navigation tools
+    tools.call("web_navigate", {"url": site.url("/actions/hazards.html")})
+    tools.call("web_navigate", {"url": site.url("/actions/reload.html")})
+    tools.call("web_go_back", {})
+    out = tools.run("web_go_forward", {})
+    assert not out.is_error and out.artifact.action == "go_forward", out.content
+    assert tab.url.endswith("/actions/reload.html")
+    assert text_of(tab, "loads") == "Loaded 2 times"  # the forward load ran the page again
+    tools.call("web_snapshot", {})
+    note = ref(tab, "textbox", "Note")
+    out = tools.run("web_reload", {})
+    assert not out.is_error, out.content
+    assert out.artifact.action == "reload" and out.artifact.navigated
+    assert f"Reloaded {site.url('/actions/reload.html')}." in out.content
+    assert text_of(tab, "loads") == "Loaded 3 times"
+    stale = tools.run("web_fill", {"ref": note, "value": "x"})  # refs of the old document
+    assert stale.is_error and "[stale_ref]" in stale.content, stale.content
+    out = tools.run("web_go_forward", {})
+    assert out.is_error and "no page to go forward to" in out.content, out.content

@@ -97,3 +97,12 @@ def test_a_script_that_navigates_is_not_asked_to_leave(
     # and the way out it names works
     text, failed, _ = _timed(tools, "web_go_back", {})
     assert not failed and ASKED in text
+
+
+def test_web_reload_leaves_a_page_that_asks(trapped: tuple[WebTools, dict[str, str]],
+                                            site: SiteServer) -> None:
+    tools, _ = trapped
+    text, failed, took = _timed(tools, "web_reload", {})
+    assert not failed, text
+    assert ASKED in text and took < BOUND_S
+    assert tools.current_tab().url == site.url("/hostile/trap.html")

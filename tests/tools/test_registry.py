@@ -57,8 +57,9 @@ def tools_for(tab: FakeTab, **options: object) -> WebTools:
 
 # -- selection -------------------------------------------------------------------------------
 def test_default_selection_is_core_plus_navigation(fake: FakeTab) -> None:
-    assert tools_for(fake).names == [*CORE, "web_navigate", "web_go_back"]
-    assert list(DEFAULT_TOOLS) == [*CORE, "web_navigate", "web_go_back"]
+    navigation = ["web_navigate", "web_go_back", "web_go_forward", "web_reload"]
+    assert tools_for(fake).names == [*CORE, *navigation]
+    assert list(DEFAULT_TOOLS) == [*CORE, *navigation]
     assert set(OPTIONAL_TOOLS) == {"web_hover", "web_upload", "web_tabs", "web_screenshot"}
     assert {"web_type", "web_wait_for"} <= set(CORE_TOOLS)
 
@@ -70,7 +71,8 @@ def test_host_controlled_navigation_drops_navigation_tools(fake: FakeTab) -> Non
     with pytest.raises(InvalidArgumentError, match="web_go_back"):
         tools_for(fake, allow_navigation=False, include=["web_go_back"])
     assert tools_for(fake, allow_navigation=False, tools="all").names == [
-        n for n in TOOL_SPECS if n not in ("web_navigate", "web_go_back", "web_tabs")]
+        n for n in TOOL_SPECS
+        if n not in ("web_navigate", "web_go_back", "web_go_forward", "web_reload", "web_tabs")]
 
 
 def test_tools_list_picks_exactly(fake: FakeTab) -> None:

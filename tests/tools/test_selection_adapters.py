@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import pytest
 from webrefs.adapters.langchain import WebToolkit
 from webrefs.adapters.llamaindex import WebToolSpec
-from webrefs.tools import DEFAULT_TOOLS
+from webrefs.tools import CORE_TOOLS, DEFAULT_TOOLS
 
 from tests.helpers.faketab import FakeTab
 
@@ -26,7 +26,7 @@ def test_langchain_tools_include_exclude(fake: FakeTab) -> None:
     assert names(include=["web_hover"]) == [*DEFAULT_TOOLS, "web_hover"]
     assert names(tools=["web_click", "web_snapshot"]) == ["web_snapshot", "web_click"]
     assert names(tools="core", include=["web_upload"], exclude=["web_scroll"]) == [
-        n for n in DEFAULT_TOOLS if n not in ("web_scroll", "web_navigate", "web_go_back")
+        n for n in CORE_TOOLS if n != "web_scroll"
     ] + ["web_upload"]
 
 

@@ -10,7 +10,7 @@ from .checking import check
 from .files import upload
 from .host import evaluate, read_tree
 from .keys import press_key
-from .navigate import go_back, go_forward, goto
+from .navigate import go_back, go_forward, goto, reload
 from .pointer import click, hover
 from .scrolling import scroll
 from .selecting import select
@@ -31,6 +31,7 @@ __all__ = [
     "hover",
     "press_key",
     "read_tree",
+    "reload",
     "screenshot",
     "scroll",
     "select",

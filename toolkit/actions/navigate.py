@@ -22,7 +22,7 @@ from .perform import Outcome, perform
 if TYPE_CHECKING:
     from ..session.tabcore import TabCore
 
-__all__ = ["blocked_error", "go_back", "go_forward", "goto"]
+__all__ = ["blocked_error", "go_back", "go_forward", "goto", "reload"]
 
 _SCHEMES = ("http://", "https://", "file://", "about:", "data:")
 
@@ -134,14 +134,19 @@ async def goto(tab: TabCore, url: str) -> ActionResult:
     return result
 
 
+async def _answers(tab: TabCore, use: str) -> None:
+    """Raise when the tab's page does not answer (its history cannot be used then)."""
+    if not await tab.call("checking that the page answers", tab.responsive):
+        raise NavigationError(
+            f"The page in tab {tab.id} is not responding, so {use}.",
+            hint="Navigate to a URL instead: the tab then gets a fresh page.",
+        )
+
+
 async def _history(tab: TabCore, forward: bool) -> ActionResult:
     name = "go_forward" if forward else "go_back"
     word = "forward" if forward else "back"
-    if not await tab.call("checking that the page answers", tab.responsive):
-        raise NavigationError(
-            f"The page in tab {tab.id} is not responding, so its history cannot be used.",
-            hint="Navigate to a URL instead: the tab then gets a fresh page.",
-        )
+    await _answers(tab, "its history cannot be used")
 
     async def act(_t: object) -> Outcome:
         before = tab.page.url
@@ -193,3 +198,20 @@ async def go_back(tab: TabCore) -> ActionResult:
 async def go_forward(tab: TabCore) -> ActionResult:
     """Go one page forward in this tab's history."""
     return await _history(tab, forward=True)
+
+
+async def reload(tab: TabCore) -> ActionResult:
+    """Load the tab's page again (its refs go stale, as after any navigation)."""
+    await _answers(tab, "it cannot be reloaded")
+
+    async def act(_t: object) -> Outcome:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + _nav_timeout(tab) / 1000
+        with tab.leaving():  # a beforeunload prompt is answered, as for any navigation away
+            response = await tab.page.reload(wait_until="commit", timeout=_nav_timeout(tab))
+        await _parsed(tab, deadline - loop.time())
+        return Outcome(f"Reloaded {tab.page.url}.",
+                       {"status": response.status if response is not None else None})
+
+    return await perform(tab, "reload", None, act, doing="reloading the page",
+                         limit_ms=_nav_timeout(tab))

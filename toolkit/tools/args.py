@@ -19,9 +19,11 @@ __all__ = [
     "FillArgs",
     "GetTextArgs",
     "GoBackArgs",
+    "GoForwardArgs",
     "HoverArgs",
     "NavigateArgs",
     "PressKeyArgs",
+    "ReloadArgs",
     "ScreenshotArgs",
     "ScrollArgs",
     "SelectArgs",
@@ -118,6 +120,14 @@ class GoBackArgs(_Args):
     pass
 
 
+class GoForwardArgs(_Args):
+    pass
+
+
+class ReloadArgs(_Args):
+    pass
+
+
 class HoverArgs(_Args):
     ref: str = Field(description=_doc("web_hover", "ref"), min_length=1)
 
@@ -163,6 +173,8 @@ ARGS_MODELS: dict[str, type[_Args]] = {
     "web_wait_for": WaitForArgs,
     "web_navigate": NavigateArgs,
     "web_go_back": GoBackArgs,
+    "web_go_forward": GoForwardArgs,
+    "web_reload": ReloadArgs,
     "web_hover": HoverArgs,
     "web_upload": UploadArgs,
     "web_tabs": TabsArgs,

@@ -28,8 +28,8 @@ class ToolOptions:
     """What an action returns besides its one-line summary: nothing, the changes in the
     snapshot since the last one the tools returned, or the whole new snapshot."""
     allow_navigation: bool = True
-    """Offer ``web_navigate`` and ``web_go_back``. Set False when the host controls where the
-    browser goes."""
+    """Offer ``web_navigate``, ``web_go_back``, ``web_go_forward`` and ``web_reload``. Set
+    False when the host controls where the browser goes."""
     vision: bool = False
     """Offer ``web_screenshot`` (for models that accept images)."""
     fence: bool = True

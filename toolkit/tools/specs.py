@@ -161,6 +161,16 @@ async def _go_back(ctx: ToolContext, a: A.GoBackArgs) -> ToolOutput:
     return await ctx.action_output(tab, await tab.ago_back())
 
 
+async def _go_forward(ctx: ToolContext, a: A.GoForwardArgs) -> ToolOutput:
+    tab = ctx.tab()
+    return await ctx.action_output(tab, await tab.ago_forward())
+
+
+async def _reload(ctx: ToolContext, a: A.ReloadArgs) -> ToolOutput:
+    tab = ctx.tab()
+    return await ctx.action_output(tab, await tab.areload())
+
+
 async def _hover(ctx: ToolContext, a: A.HoverArgs) -> ToolOutput:
     tab = ctx.tab()
     return await ctx.action_output(tab, await tab.ahover(a.ref))
@@ -252,6 +262,8 @@ TOOL_SPECS: dict[str, ToolSpec] = {
         _spec("web_wait_for", _wait_for),
         _spec("web_navigate", _navigate, "navigation"),
         _spec("web_go_back", _go_back, "navigation"),
+        _spec("web_go_forward", _go_forward, "navigation"),
+        _spec("web_reload", _reload, "navigation"),
         _spec("web_hover", _hover, "optional"),
         _spec("web_upload", _upload, "optional"),
         _spec("web_tabs", _tabs, "optional"),
@@ -263,7 +275,8 @@ TOOL_SPECS: dict[str, ToolSpec] = {
 CORE_TOOLS = tuple(n for n, s in TOOL_SPECS.items() if s.kind == "core")
 """Reading and acting on the page: always offered unless excluded."""
 NAVIGATION_TOOLS = tuple(n for n, s in TOOL_SPECS.items() if s.kind == "navigation")
-"""Going elsewhere (``web_navigate``, ``web_go_back``); dropped by ``allow_navigation=False``."""
+"""Going elsewhere (``web_navigate``, ``web_go_back``, ``web_go_forward``, ``web_reload``);
+dropped by ``allow_navigation=False``."""
 OPTIONAL_TOOLS = tuple(n for n, s in TOOL_SPECS.items() if s.kind in ("optional", "vision"))
 """Opt-in tools: hover, upload, tabs, and the screenshot (``vision=True``)."""
 DEFAULT_TOOLS = tuple(n for n, s in TOOL_SPECS.items() if s.kind in ("core", "navigation"))
