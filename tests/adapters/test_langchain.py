@@ -178,6 +178,9 @@ def _params(name: str, snap: Snapshot | None, site: SiteServer | None, upload: P
         "web_get_text": lambda: {"max_length": 500},
         "web_navigate": lambda: {"url": url},
         "web_go_back": lambda: {},
+        "web_go_forward": lambda: {},
+        "web_reload": lambda: {},
+        "web_evaluate": lambda: {"expression": "document.title"},
         "web_hover": lambda: {"ref": ref("button", "Count")},
         "web_wait_for": lambda: {"text": "Ready"},
         "web_upload": lambda: {"ref": ref("button", "Attachment"),
@@ -190,8 +193,9 @@ def _params(name: str, snap: Snapshot | None, site: SiteServer | None, upload: P
 def _only(browser: Browser, name: str) -> BaseTool:
     """The one tool ``name`` of a toolkit on ``browser``."""
     vision = name == "web_screenshot"
-    # uploads always need consent (the safety policy): these tests give it
-    safety = SafetyPolicy(consent=lambda request: True) if name == "web_upload" else None
+    # uploads and scripts always need consent (the safety policy): these tests give it
+    safety = (SafetyPolicy(consent=lambda request: True)
+              if name in ("web_upload", "web_evaluate") else None)
     (tool,) = WebToolkit(browser=browser, tools=[] if vision else [name],
                          vision=vision, safety=safety).get_tools()
     assert tool.name == name
@@ -236,8 +240,10 @@ class _Integration(ToolsIntegrationTests):
         upload.write_text("hello")
         browser.switch_tab(tools_tab)
         tools_tab.goto(site.url("/agents/tools.html"))
-        if self.tool_name == "web_go_back":
+        if self.tool_name in ("web_go_back", "web_go_forward"):
             tools_tab.goto(site.url("/agents/tools.html?second"))
+        if self.tool_name == "web_go_forward":
+            tools_tab.go_back()
         snap = tools_tab.snapshot() if self.tool_name in _NEEDS_REFS else None
         self._example = _params(self.tool_name, snap, site, upload)
         return _only(browser, self.tool_name)

@@ -16,6 +16,7 @@ __all__ = [
     "ARGS_MODELS",
     "CheckArgs",
     "ClickArgs",
+    "EvaluateArgs",
     "FillArgs",
     "GetTextArgs",
     "GoBackArgs",
@@ -120,6 +121,15 @@ class GoBackArgs(_Args):
     pass
 
 
+MAX_EXPRESSION_CHARS = 4000
+"""Longest expression ``web_evaluate`` takes."""
+
+
+class EvaluateArgs(_Args):
+    expression: str = Field(description=_doc("web_evaluate", "expression"), min_length=1,
+                            max_length=MAX_EXPRESSION_CHARS)
+
+
 class GoForwardArgs(_Args):
     pass
 
@@ -173,6 +183,7 @@ ARGS_MODELS: dict[str, type[_Args]] = {
     "web_wait_for": WaitForArgs,
     "web_navigate": NavigateArgs,
     "web_go_back": GoBackArgs,
+    "web_evaluate": EvaluateArgs,
     "web_go_forward": GoForwardArgs,
     "web_reload": ReloadArgs,
     "web_hover": HoverArgs,

@@ -10,6 +10,7 @@ them.
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
@@ -18,6 +19,7 @@ from pydantic import BaseModel, ValidationError
 
 from ..errors import ActionTimeoutError, InvalidArgumentError, TabClosedError, WebrefsError
 from ..prompts import tool_description
+from ..render.tokens import TokenCounter
 from ..safety.fence import clean_line
 from . import args as A
 from .context import ToolContext, ToolOutput
@@ -171,6 +173,25 @@ async def _reload(ctx: ToolContext, a: A.ReloadArgs) -> ToolOutput:
     return await ctx.action_output(tab, await tab.areload())
 
 
+EVALUATE_MAX_TOKENS = 800
+"""Most tokens of a ``web_evaluate`` value a model reads; a longer one is cut, and says so."""
+
+
+async def _evaluate(ctx: ToolContext, a: A.EvaluateArgs) -> ToolOutput:
+    tab = ctx.tab()
+    value = await tab.aevaluate(a.expression)
+    if value is None:
+        return ToolOutput("The expression returned nothing (undefined or null).", value)
+    text = json.dumps(value, ensure_ascii=False, default=str)
+    counter = TokenCounter()
+    shown = counter.head(text, EVALUATE_MAX_TOKENS)
+    note = ""
+    if shown != text:
+        note = (f"\n(cut at {EVALUATE_MAX_TOKENS} tokens of {counter.exact(text)}: return a "
+                "smaller part of it)")
+    return ToolOutput(f"The expression returned (JSON):\n{ctx.fence(shown)}{note}", value)
+
+
 async def _hover(ctx: ToolContext, a: A.HoverArgs) -> ToolOutput:
     tab = ctx.tab()
     return await ctx.action_output(tab, await tab.ahover(a.ref))
@@ -268,6 +289,7 @@ TOOL_SPECS: dict[str, ToolSpec] = {
         _spec("web_upload", _upload, "optional"),
         _spec("web_tabs", _tabs, "optional"),
         _spec("web_screenshot", _screenshot, "vision"),
+        _spec("web_evaluate", _evaluate, "optional"),
     )
 }
 """Every tool, by name, in the order adapters list them."""
@@ -278,7 +300,8 @@ NAVIGATION_TOOLS = tuple(n for n, s in TOOL_SPECS.items() if s.kind == "navigati
 """Going elsewhere (``web_navigate``, ``web_go_back``, ``web_go_forward``, ``web_reload``);
 dropped by ``allow_navigation=False``."""
 OPTIONAL_TOOLS = tuple(n for n, s in TOOL_SPECS.items() if s.kind in ("optional", "vision"))
-"""Opt-in tools: hover, upload, tabs, and the screenshot (``vision=True``)."""
+"""Opt-in tools: hover, upload, tabs, a script's value (``web_evaluate``, which the user
+confirms on every call), and the screenshot (``vision=True``)."""
 DEFAULT_TOOLS = tuple(n for n, s in TOOL_SPECS.items() if s.kind in ("core", "navigation"))
 """What ``tools="default"`` offers: core and navigation."""
 ALL_TOOLS = tuple(TOOL_SPECS)
