@@ -153,6 +153,14 @@ class Tab:
 
     click = blocking(aclick)
 
+    async def adrag(self, target: str, to: str | None = None, dx: int | None = None,
+                    dy: int | None = None) -> ActionResult:
+        """Drag the element of ``target`` onto the element of ``to``, or by ``(dx, dy)`` CSS
+        pixels, with real mouse input; the result says what moved."""
+        return await self._runner.arun(actions.drag(self._core, target, to, dx, dy))
+
+    drag = blocking(adrag)
+
     async def ahover(self, target: str) -> ActionResult:
         """Move the mouse over ``target``."""
         return await self._runner.arun(actions.hover(self._core, target))

@@ -182,6 +182,7 @@ def _params(name: str, snap: Snapshot | None, site: SiteServer | None, upload: P
         "web_reload": lambda: {},
         "web_evaluate": lambda: {"expression": "document.title"},
         "web_hover": lambda: {"ref": ref("button", "Count")},
+        "web_drag": lambda: {"ref": ref("button", "Count"), "dx": 0, "dy": 20},
         "web_wait_for": lambda: {"text": "Ready"},
         "web_upload": lambda: {"ref": ref("button", "Attachment"),
                                "paths": [str(upload or "a.txt")]},
@@ -227,7 +228,8 @@ def tools_tab(browser: Browser, tmp_path_factory: pytest.TempPathFactory) -> Ite
     tab.close()
 
 
-_NEEDS_REFS = {"web_click", "web_fill", "web_select", "web_check", "web_hover", "web_upload"}
+_NEEDS_REFS = {"web_click", "web_fill", "web_select", "web_check", "web_hover", "web_drag",
+               "web_upload"}
 
 
 class _Integration(ToolsIntegrationTests):

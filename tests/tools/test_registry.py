@@ -60,8 +60,8 @@ def test_default_selection_is_core_plus_navigation(fake: FakeTab) -> None:
     navigation = ["web_navigate", "web_go_back", "web_go_forward", "web_reload"]
     assert tools_for(fake).names == [*CORE, *navigation]
     assert list(DEFAULT_TOOLS) == [*CORE, *navigation]
-    assert set(OPTIONAL_TOOLS) == {"web_hover", "web_upload", "web_tabs", "web_screenshot",
-                                   "web_evaluate"}
+    assert set(OPTIONAL_TOOLS) == {"web_hover", "web_drag", "web_upload", "web_tabs",
+                                   "web_screenshot", "web_evaluate"}
     assert {"web_type", "web_wait_for"} <= set(CORE_TOOLS)
 
 
@@ -96,7 +96,7 @@ def test_all_and_groups(fake: FakeTab, browser: Browser) -> None:
     assert WebTools(browser, tools="all").names == list(ALL_TOOLS)
     assert tools_for(fake, tools="core").names == list(CORE_TOOLS)
     assert tools_for(fake, include=["optional"], exclude=["web_tabs", "navigation"]).names == [
-        *CORE_TOOLS, "web_hover", "web_upload", "web_screenshot", "web_evaluate"]
+        *CORE_TOOLS, "web_hover", "web_drag", "web_upload", "web_screenshot", "web_evaluate"]
     assert set(TOOL_GROUPS) == {"core", "navigation", "optional", "vision", "default", "all"}
     assert TOOL_GROUPS["default"] == DEFAULT_TOOLS
     with pytest.raises(InvalidArgumentError, match="'everything'") as info:

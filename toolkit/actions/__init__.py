@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from .capture import screenshot
 from .checking import check
+from .drag import drag
 from .files import upload
 from .host import evaluate, read_tree
 from .keys import press_key
@@ -22,6 +23,7 @@ from .typing import type_text
 __all__ = [
     "check",
     "click",
+    "drag",
     "evaluate",
     "fill",
     "get_text",

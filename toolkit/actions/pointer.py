@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from ..session.tabcore import TabCore
     from ..snapshot.world import World
 
-__all__ = ["click", "hover"]
+__all__ = ["click", "hover", "ready_for_pointer"]
 
 _BUTTONS = ("left", "right", "middle")
 _AGAIN_TIMEOUT_MS = 1_000
@@ -69,8 +69,10 @@ def _not_a_control(tab: TabCore, target: Target, verb: str) -> NotActionableErro
     )
 
 
-async def _ready_for_pointer(tab: TabCore, target: Target, verb: str, *,
-                             refuse_disabled: bool, watch: str | None = None) -> dict[str, object]:
+async def ready_for_pointer(tab: TabCore, target: Target, verb: str, *,
+                            refuse_disabled: bool, watch: str | None = None) -> dict[str, object]:
+    """The target's pointer read once it is shown, enabled (with ``refuse_disabled``) and not
+    covered; else the :class:`NotActionableError` that says which (``verb`` words it)."""
     # shown again within moments (an icon whose hover image is loading has no size, a
     # transition), or really hidden: asked again for a little while before refusing
     info = await _read_until_shown(target, tab.refs.world, refuse_disabled=refuse_disabled,
@@ -159,7 +161,7 @@ async def click(tab: TabCore, target: str, *, button: str = "left",
         # the page could forge the answer and have the target pressed twice
         watch = (f"{tab.refs.registry_key}_click"
                  if verb == "click" and button == "left" and tab.refs.world.isolated else None)
-        info = await _ready_for_pointer(tab, t, verb, refuse_disabled=True, watch=watch)
+        info = await ready_for_pointer(tab, t, verb, refuse_disabled=True, watch=watch)
         if button == "left" and _is_link(info):
             # following a link is asking to leave the page: a "leave this page?" prompt is
             # answered yes (until the action's wait is over: the prompt comes after the click)
@@ -202,7 +204,7 @@ async def hover(tab: TabCore, target: str) -> ActionResult:
 
     async def act(t: Target | None) -> Outcome:
         assert t is not None
-        await _ready_for_pointer(tab, t, "hover over", refuse_disabled=False)
+        await ready_for_pointer(tab, t, "hover over", refuse_disabled=False)
         await t.handle.hover(timeout=timeout_ms(tab))
         return Outcome(f"Hovered over {_name(t)}.")
 

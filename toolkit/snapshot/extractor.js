@@ -63,8 +63,8 @@
  *   box         [x, y, w, h] in page coordinates of this frame's document (whole pixels)
  *   inViewport  intersects the viewport
  *   fontSize    computed font size in px (left out when 16)
- *   clickable   a control without an interactive role: its own cursor:pointer (not one
- *               inherited from a clickable ancestor), an onclick attribute or property, a click
+ *   clickable   a control without an interactive role: its own cursor:pointer, grab or move
+ *               (not inherited), draggable="true", an onclick attribute or property, a click
  *               handler the page's world reports through clickProbe, or tabindex >= 0 on an
  *               element with no role and no control inside; the items of a list (or rows of
  *               a row group) that is clickable as a whole are the controls instead of the list.
@@ -868,7 +868,8 @@
     // Own evidence only: a cursor inherited from a clickable ancestor is not a new control, but
     // a handler, a tab stop or a cursor of its own is, inside a clickable row too.
     const byCursor = cursor === 'pointer' && pcur !== 'pointer' && inter !== 2;
-    let clickable = !interactiveRole && !isFrame && !visHidden && (byCursor ||
+    const drag = el.getAttribute('draggable') === 'true' || (/^(grab|move)$/.test(cursor) && pcur !== cursor);
+    let clickable = !interactiveRole && !isFrame && !visHidden && (byCursor || drag ||
       (pcur === DELEGATE && (tag === 'li' || tag === 'tr' || role === 'listitem' || role === 'row')) ||
       el.hasAttribute('onclick') || el.onclick != null ||
       ((!role || CONTENT.has(role)) && el.hasAttribute('tabindex') && el.tabIndex >= 0 && !el.querySelector(CONTROLS)) ||

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
 from ..prompts import arg_description
 
@@ -16,6 +16,7 @@ __all__ = [
     "ARGS_MODELS",
     "CheckArgs",
     "ClickArgs",
+    "DragArgs",
     "EvaluateArgs",
     "FillArgs",
     "GetTextArgs",
@@ -138,6 +139,20 @@ class ReloadArgs(_Args):
     pass
 
 
+class DragArgs(_Args):
+    ref: str = Field(description=_doc("web_drag", "ref"), min_length=1)
+    to_ref: str | None = Field(default=None, description=_doc("web_drag", "to_ref"),
+                               min_length=1)
+    dx: int | None = Field(default=None, description=_doc("web_drag", "dx"), ge=-5000, le=5000)
+    dy: int | None = Field(default=None, description=_doc("web_drag", "dy"), ge=-5000, le=5000)
+
+    @model_validator(mode="after")
+    def _one_destination(self) -> DragArgs:
+        if (self.to_ref is None) == (self.dx is None and self.dy is None):
+            raise ValueError("give either to_ref, or dx and dy (not both)")
+        return self
+
+
 class HoverArgs(_Args):
     ref: str = Field(description=_doc("web_hover", "ref"), min_length=1)
 
@@ -186,6 +201,7 @@ ARGS_MODELS: dict[str, type[_Args]] = {
     "web_evaluate": EvaluateArgs,
     "web_go_forward": GoForwardArgs,
     "web_reload": ReloadArgs,
+    "web_drag": DragArgs,
     "web_hover": HoverArgs,
     "web_upload": UploadArgs,
     "web_tabs": TabsArgs,

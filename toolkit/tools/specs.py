@@ -192,6 +192,11 @@ async def _evaluate(ctx: ToolContext, a: A.EvaluateArgs) -> ToolOutput:
     return ToolOutput(f"The expression returned (JSON):\n{ctx.fence(shown)}{note}", value)
 
 
+async def _drag(ctx: ToolContext, a: A.DragArgs) -> ToolOutput:
+    tab = ctx.tab()
+    return await ctx.action_output(tab, await tab.adrag(a.ref, a.to_ref, a.dx, a.dy))
+
+
 async def _hover(ctx: ToolContext, a: A.HoverArgs) -> ToolOutput:
     tab = ctx.tab()
     return await ctx.action_output(tab, await tab.ahover(a.ref))
@@ -286,6 +291,7 @@ TOOL_SPECS: dict[str, ToolSpec] = {
         _spec("web_go_forward", _go_forward, "navigation"),
         _spec("web_reload", _reload, "navigation"),
         _spec("web_hover", _hover, "optional"),
+        _spec("web_drag", _drag, "optional"),
         _spec("web_upload", _upload, "optional"),
         _spec("web_tabs", _tabs, "optional"),
         _spec("web_screenshot", _screenshot, "vision"),
@@ -300,7 +306,7 @@ NAVIGATION_TOOLS = tuple(n for n, s in TOOL_SPECS.items() if s.kind == "navigati
 """Going elsewhere (``web_navigate``, ``web_go_back``, ``web_go_forward``, ``web_reload``);
 dropped by ``allow_navigation=False``."""
 OPTIONAL_TOOLS = tuple(n for n, s in TOOL_SPECS.items() if s.kind in ("optional", "vision"))
-"""Opt-in tools: hover, upload, tabs, a script's value (``web_evaluate``, which the user
+"""Opt-in tools: hover, drag, upload, tabs, a script's value (``web_evaluate``, which the user
 confirms on every call), and the screenshot (``vision=True``)."""
 DEFAULT_TOOLS = tuple(n for n, s in TOOL_SPECS.items() if s.kind in ("core", "navigation"))
 """What ``tools="default"`` offers: core and navigation."""

@@ -1,0 +1,156 @@
+"""drag: press on an element, move the mouse in steps, release, with trusted mouse input, so
+HTML5 drag and drop (``draggable``, ``dragstart``/``drop``) and pointer-event libraries
+(sliders, sortable lists, canvases) both see a real drag.
+
+The drag goes from a ref's element to another ref's element (to its centre) or by an offset
+in CSS pixels from the source's centre. Both ends must be visible and enabled; the source is
+scrolled into view first and the pointer goes to the destination in :data:`STEPS` moves.
+
+What moved is read back after the page settles, in webrefs' own world: the source's place
+among its siblings (and the new order of their first words when it changed), its position,
+and its value when it has one (a slider's ``aria-valuenow`` or a range input's value). A drag
+after which none of that changed and nothing on the page changed says so in its result; it is
+not reported as a move."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ..errors import InvalidArgumentError, NotActionableError, WebrefsError
+from ..models import ActionResult
+from ..quoting import quote
+from .dom import run_js
+from .perform import Outcome, perform, timeout_ms
+from .pointer import ready_for_pointer
+from .targets import Target, resolve
+
+if TYPE_CHECKING:
+    from ..session.tabcore import TabCore
+
+__all__ = ["MAX_OFFSET_PX", "STEPS", "drag"]
+
+STEPS = 12
+"""Mouse moves between press and release (libraries start a drag after a few pixels)."""
+MAX_OFFSET_PX = 5000
+"""Largest offset a drag by offset takes, in CSS pixels, each way."""
+
+# The source's place, read in webrefs' world: index among its shown siblings, the first words
+# of each (at most 12), its page position, and its value when it has one.
+_PLACE_JS = """(el) => {
+  const p = el.parentElement;
+  const shown = (e) => e.getClientRects().length > 0;
+  const sibs = p ? Array.from(p.children).filter(shown) : [el];
+  const words = (e) => String(e.innerText || e.textContent || '').trim().split(/\\s+/)
+    .slice(0, 4).join(' ').slice(0, 30);
+  const r = el.getBoundingClientRect();
+  let value = el.getAttribute('aria-valuenow');
+  if (value === null && el.tagName === 'INPUT' && el.type === 'range') value = el.value;
+  if (value === null) {
+    const s = el.closest('[role=slider]') || el.querySelector('[role=slider]');
+    if (s) value = s.getAttribute('aria-valuenow');
+  }
+  return {index: sibs.indexOf(el) + 1, count: sibs.length,
+          order: sibs.length <= 12 ? sibs.map(words) : null,
+          x: Math.round(r.left + r.width / 2 + scrollX),
+          y: Math.round(r.top + r.height / 2 + scrollY), value};
+}"""
+
+
+def _name(t: Target) -> str:
+    return f"{t.ref} ({t.label})" if t.label else t.ref
+
+
+async def _place(tab: TabCore, t: Target) -> dict[str, Any] | None:
+    """Where the source is now (``None`` when it can no longer be read)."""
+    try:
+        got = await run_js(t.spot, _PLACE_JS, world=tab.refs.world)
+    except (WebrefsError, TimeoutError):
+        return None
+    return got if isinstance(got, dict) else None
+
+
+async def _centre(t: Target, what: str) -> tuple[float, float]:
+    box = await t.handle.bounding_box()
+    if box is None or box["width"] <= 0 or box["height"] <= 0:
+        raise NotActionableError(f"Cannot drag {what} {_name(t)}: it has no box on screen.",
+                                 hint="Scroll to it or open what contains it, then take a new "
+                                 "snapshot.", reason="not_visible")
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def moved_words(before: dict[str, Any] | None, after: dict[str, Any] | None) -> str:
+    """What the drag changed about the source, in words (pure; ``""``: nothing seen)."""
+    if before is None:
+        return ""
+    if after is None:
+        return "The dragged element was replaced or removed by the page."
+    parts: list[str] = []
+    if before.get("order") != after.get("order") and after.get("order"):
+        order = ", ".join(quote(str(w), 30) for w in after["order"])
+        parts.append(f"It is now item {after['index']} of {after['count']}; the order is now "
+                     f"{order}.")
+    elif (before.get("index"), before.get("count")) != (after.get("index"), after.get("count")):
+        parts.append(f"It is now item {after['index']} of {after['count']}.")
+    dx = int(after.get("x", 0)) - int(before.get("x", 0))
+    dy = int(after.get("y", 0)) - int(before.get("y", 0))
+    if not parts and (abs(dx) > 1 or abs(dy) > 1):
+        parts.append(f"It moved by {dx:+d}, {dy:+d} px.")
+    if before.get("value") != after.get("value") and after.get("value") is not None:
+        parts.append(f"Its value is now {quote(str(after['value']), 40)}.")
+    return " ".join(parts)
+
+
+async def drag(tab: TabCore, target: str, to: str | None = None, dx: int | None = None,
+               dy: int | None = None) -> ActionResult:
+    """Drag ``target``'s element to ``to``'s element, or by ``(dx, dy)`` CSS pixels."""
+    if (to is None) == (dx is None and dy is None):
+        raise InvalidArgumentError("Give a drag either a destination ref or an offset (dx, dy), "
+                                   "not both and not neither.",
+                                   hint="web_drag takes to_ref, or dx and dy.")
+    offset = (int(dx or 0), int(dy or 0))
+    if to is None and (max(abs(offset[0]), abs(offset[1])) > MAX_OFFSET_PX or offset == (0, 0)):
+        raise InvalidArgumentError(f"The offset must be non-zero and at most {MAX_OFFSET_PX} px "
+                                   "each way.", hint="Give dx and dy in CSS pixels.")
+
+    async def act(t: Target | None) -> Outcome:
+        assert t is not None
+        await ready_for_pointer(tab, t, "drag", refuse_disabled=True)
+        dest = await resolve(tab, to) if to is not None else None
+        if dest is not None:
+            await ready_for_pointer(tab, dest, "drag onto", refuse_disabled=False)
+        before = await _place(tab, t)
+        limit = timeout_ms(tab)
+        await t.handle.scroll_into_view_if_needed(timeout=limit)
+        sx, sy = await _centre(t, "from")
+        mouse = tab.page.mouse
+        await mouse.move(sx, sy)
+        await mouse.down()
+        try:
+            await mouse.move(sx + 3, sy + 3)  # a first small move starts HTML5 drags
+            if dest is not None:
+                await dest.handle.scroll_into_view_if_needed(timeout=limit)
+                tx, ty = await _centre(dest, "onto")
+            else:
+                tx, ty = sx + offset[0], sy + offset[1]
+            await mouse.move(tx, ty, steps=STEPS)
+        finally:
+            await mouse.up()
+        where = f" onto {_name(dest)}" if dest is not None else \
+            f" by {offset[0]:+d}, {offset[1]:+d} px"
+        outcome = Outcome(f"Dragged {_name(t)}{where}.")
+
+        async def verify() -> None:
+            after = await _place(tab, t)
+            words = moved_words(before, after)
+            seen = outcome.settled
+            changed = seen is None or bool(seen.mutations or seen.navigated)
+            if words:
+                outcome.message += f" {words}"
+            elif not changed:
+                outcome.message += " Nothing on the page changed: the drag had no effect."
+            outcome.readback.update({"before": before, "after": after})
+
+        outcome.verify = verify
+        return outcome
+
+    return await perform(tab, "drag", target, act, doing=f"dragging {str(target)[:60]}")
