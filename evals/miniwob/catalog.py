@@ -7,7 +7,8 @@ gymnasium environments (``miniwob/<task>-v1``); its pages without an environment
 the FlightWoB pages are not part of it. A task is expressible when a model could solve it with
 the default tools (snapshot, click, fill, select, check, scroll, press a key, read text),
 acting on refs found by role and name, plus the optional tools :data:`TOOLS` gives a task
-(``web_hover`` for click-menu). :data:`NOT_EXPRESSIBLE` says for each other task what
+(``web_hover`` for click-menu, ``web_drag`` for the drags it
+can express). :data:`NOT_EXPRESSIBLE` says for each other task what
 it needs; none of them is run.
 
 ``python -m webrefs.evals.miniwob.catalog`` writes ``evals/suites/miniwob.json`` again (a
@@ -22,7 +23,7 @@ from typing import Any
 
 from .site import ORIGIN, REWARD_JS, SETUP_JS
 
-__all__ = ["DRAG", "NOT_EXPRESSIBLE", "OWN_BROWSER", "TASKS", "TOOLS", "build_suite",
+__all__ = ["NOT_EXPRESSIBLE", "OWN_BROWSER", "TASKS", "TOOLS", "build_suite",
            "expressible", "write_suite"]
 
 TASKS: tuple[str, ...] = (
@@ -57,28 +58,34 @@ TASKS: tuple[str, ...] = (
 )
 """The benchmark: every task ``miniwob`` registers, by name."""
 
-DRAG = "needs dragging with the mouse (press, move, release), which no tool does"
-_DRAW = "needs drawing with the mouse (press, move, release), which no tool does"
-_SELECT = "needs selecting text with the mouse (a drag), which no tool does"
+_CUBE = ("the cube's faces are CSS 3D boxes with no role, name or handler, so the outline "
+         "gives no element to drag; web_screenshot plus a drag by coordinates would express it")
+_SHAPES = ("the shapes to drag are nameless boxes told apart only by the shape drawn (circle, "
+           "rectangle, triangle); web_screenshot would express which is which")
+_PIE = ("the pie menu's slices have refs (SVG titles with click handlers), but when the goal "
+        "is the item the menu shows as selected (1 seed in 5), a trusted click on that title "
+        "reaches the <svg> behind it and the page gives no reward")
+_RESIZE = ("the resize handle is a nameless corner of the text area's wrapper with no ref of "
+           "its own; a drag from pixel coordinates would express it")
+_DRAW = ("needs drawing on a canvas with the mouse (press, move along a path, release) at "
+         "points that no element names; web_drag goes from an element, not along a path")
+_SELECT = ("needs selecting words with the mouse (a drag from one word to another), and "
+           "words inside a paragraph have no refs to drag between")
 _POINT = ("needs a click at pixel coordinates in a drawing (no element to name); "
           "web_screenshot plus a coordinate click would express it")
 _SEE = ("needs seeing colours or shapes drawn on the page (SVG or styled boxes without "
         "names); web_screenshot plus a coordinate click would express it")
 _TREE = ("folders and files look alike in the outline (list items with a name; only an icon "
          "tells them apart), and clicking a file that is not the target fails the task")
-_PIE = ("the pie menu is an inline SVG (wheelnav): its + button and its labelled slices are "
-        "SVG paths and text with a pointer cursor and click handlers, and the tools treat an "
-        "<svg> as one leaf without a name, so the outline shows no element of the menu")
-
 NOT_EXPRESSIBLE: dict[str, str] = {
     "ascending-numbers": _SEE,
     "bisect-angle": _DRAW,
     "circle-center": _POINT,
     "click-color": _SEE,
-    "click-menu-2": ("in most episodes the goal names the menu item by an icon image, which "
-                     "the utterance's text does not carry (\"the item with the icon\")"),
     "click-pie": _PIE,
     "click-pie-nodelay": _PIE,
+    "click-menu-2": ("in most episodes the goal names the menu item by an icon image, which "
+                     "the utterance's text does not carry (\"the item with the icon\")"),
     "click-shades": _SEE,
     "click-shape": _SEE,
     "count-shape": _SEE,
@@ -86,15 +93,9 @@ NOT_EXPRESSIBLE: dict[str, str] = {
     "daily-calendar": ("creating an event is a drag across the calendar's half-hour rows "
                        "(press on one, move over another, release), and those rows are empty "
                        "boxes without a role or a name, so the outline gives them no ref"),
-    "drag-box": DRAG,
-    "drag-circle": DRAG,
-    "drag-cube": DRAG,
-    "drag-items": DRAG,
-    "drag-items-grid": DRAG,
-    "drag-shapes": DRAG,
-    "drag-shapes-2": DRAG,
-    "drag-single-shape": DRAG,
-    "drag-sort-numbers": DRAG,
+    "drag-cube": _CUBE,
+    "drag-shapes": _SHAPES,
+    "drag-shapes-2": _SHAPES,
     "draw-circle": _DRAW,
     "draw-line": _DRAW,
     "find-midpoint": _POINT,
@@ -105,7 +106,7 @@ NOT_EXPRESSIBLE: dict[str, str] = {
     "identify-shape": _SEE,
     "navigate-tree": _TREE,
     "number-checkboxes": _SEE,
-    "resize-textarea": DRAG,
+    "resize-textarea": _RESIZE,
     "right-angle": _POINT,
     "text-editor": ("about a quarter of its goals ask for a colour, and the 35 swatches of "
                     "the colour picker are boxes with only a background colour (no name, no "
@@ -127,9 +128,13 @@ _STEPS = {"book-flight": 40, "book-flight-nodelay": 40, "email-inbox": 20,
           "form-sequence": 60, "social-media-all": 20, "social-media-some": 20}
 
 
-TOOLS: dict[str, tuple[str, ...]] = {"click-menu": ("web_hover",)}
+TOOLS: dict[str, tuple[str, ...]] = {
+    "click-menu": ("web_hover",),
+    **{name: ("web_drag",) for name in ("drag-items", "drag-items-grid", "drag-sort-numbers",
+                                        "drag-single-shape", "drag-circle", "drag-box")},
+}
 """Tools a task needs besides the defaults (a submenu opens only while its parent is
-hovered; a click on the parent ends the episode)."""
+hovered, and a click on the parent ends the episode; a drag needs ``web_drag``)."""
 
 
 OWN_BROWSER = frozenset({"copy-paste", "copy-paste-2"})

@@ -108,7 +108,7 @@ HIT_JS = """
     if (points.length >= 4) break;
   }
   points.push([r.left + r.width / 2, r.top + r.height / 2]);
-  let first = null;
+  let first = null, beside = false;
   for (const [px, py] of points) {
     const x = Math.min(Math.max(px, 0), vw - 1), y = Math.min(Math.max(py, 0), vh - 1);
     const hit = under(x, y);
@@ -119,8 +119,21 @@ HIT_JS = """
     if (el.tagName === 'LABEL' && el.control && (hit === el.control)) return {covered: false};
     // an ancestor found at a point is a point beside the element's boxes, not a cover
     if (!first && !hit.contains(el)) first = hit;
+    if (hit.contains(el)) beside = true;
   }
-  if (!first) return {covered: false};
+  if (!first) {
+    // every centre reached only what holds the element (the hole of a glyph, the gap in a
+    // ring): a point of its box that reaches it (in the frame's viewport)
+    if (beside) {
+      for (let i = 1; i < 8; i++) for (let j = 1; j < 8; j++) {
+        const x = r.left + r.width * j / 8, y = r.top + r.height * i / 8;
+        if (x < 0 || y < 0 || x >= vw || y >= vh) continue;
+        const hit = under(x, y);
+        if (hit && inside(hit)) return {covered: false, at: [x, y]};
+      }
+    }
+    return {covered: false};
+  }
   const name = (first.getAttribute('aria-label') || first.innerText || first.id || '')
                .trim().replace(/\\s+/g, ' ').slice(0, 60);
   return {covered: true, tag: first.tagName.toLowerCase(), id: first.id || '',

@@ -4,7 +4,10 @@ HTML5 drag and drop (``draggable``, ``dragstart``/``drop``) and pointer-event li
 
 The drag goes from a ref's element to another ref's element (to its centre) or by an offset
 in CSS pixels from the source's centre. Both ends must be visible and enabled; the source is
-scrolled into view first and the pointer goes to the destination in :data:`STEPS` moves.
+scrolled into view first and the pointer goes to the destination in :data:`STEPS` moves. Over
+a destination element it is released a few pixels past its centre, in the
+direction of travel (:func:`drop_point`): a sortable list swaps two items only once the
+pointer is past the other's middle, as a person's drag is.
 
 What moved is read back after the page settles, in webrefs' own world: the source's place
 among its siblings (and the new order of their first words when it changed), its position,
@@ -27,10 +30,13 @@ from .targets import Target, resolve
 if TYPE_CHECKING:
     from ..session.tabcore import TabCore
 
-__all__ = ["MAX_OFFSET_PX", "STEPS", "drag"]
+__all__ = ["MAX_OFFSET_PX", "STEPS", "drag", "drop_point", "moved_words"]
 
 STEPS = 12
 """Mouse moves between press and release (libraries start a drag after a few pixels)."""
+PAST_CENTRE_PX = 6
+"""How far past a destination's centre a drag onto it is released (at most a quarter of its
+size): enough to be past its middle, little enough to stay well inside a drop box."""
 MAX_OFFSET_PX = 5000
 """Largest offset a drag by offset takes, in CSS pixels, each way."""
 
@@ -76,6 +82,33 @@ async def _centre(t: Target, what: str) -> tuple[float, float]:
                                  hint="Scroll to it or open what contains it, then take a new "
                                  "snapshot.", reason="not_visible")
     return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+async def _drop_point(dest: Target, sx: float, sy: float) -> tuple[float, float]:
+    """Where to release over ``dest``: just past its centre in the direction of travel from
+    ``(sx, sy)`` (:data:`PAST_CENTRE_PX`; sortable lists swap two items only once the pointer
+    is past the middle of the other)."""
+    box = await dest.handle.bounding_box()
+    cx, cy = await _centre(dest, "onto")
+    if box is None:
+        return cx, cy
+    return drop_point((box["x"], box["y"], box["width"], box["height"]), sx, sy)
+
+
+def drop_point(box: tuple[float, float, float, float], sx: float,
+               sy: float) -> tuple[float, float]:
+    """The release point over ``box`` (x, y, width, height) for a drag from ``(sx, sy)``
+    (pure; see :func:`_drop_point`)."""
+    x, y, w, h = box
+    cx, cy = x + w / 2, y + h / 2
+
+    def on(c: float, s: float, size: float) -> float:
+        if abs(c - s) < 2:
+            return c
+        past = min(size / 4, PAST_CENTRE_PX)
+        return c + (past if c > s else -past)
+
+    return on(cx, sx, w), on(cy, sy, h)
 
 
 def moved_words(before: dict[str, Any] | None, after: dict[str, Any] | None) -> str:
@@ -129,7 +162,7 @@ async def drag(tab: TabCore, target: str, to: str | None = None, dx: int | None 
             await mouse.move(sx + 3, sy + 3)  # a first small move starts HTML5 drags
             if dest is not None:
                 await dest.handle.scroll_into_view_if_needed(timeout=limit)
-                tx, ty = await _centre(dest, "onto")
+                tx, ty = await _drop_point(dest, sx, sy)
             else:
                 tx, ty = sx + offset[0], sy + offset[1]
             await mouse.move(tx, ty, steps=STEPS)

@@ -17,6 +17,7 @@ import contextlib
 from typing import TYPE_CHECKING, Literal
 
 from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Position
 
 from ..errors import InvalidArgumentError, NotActionableError, WebrefsError
 from ..models import ActionResult, Node
@@ -169,8 +170,11 @@ async def click(tab: TabCore, target: str, *, button: str = "left",
         node = _snapshot_node(tab, t.ref)
         content = node is not None and not node.interactive
         url, opened, dialogs = tab.page.url, len(tab.browser.opened_log), len(tab.dialog_log)
+        # where the centre reaches only what holds the element (a glyph's hole, a ring), the
+        # point of the element the hit test found
+        position = await _inner_point(t, info.get("hit"))
         await t.handle.click(button=mouse, click_count=2 if double else 1,
-                             timeout=timeout_ms(tab))
+                             timeout=timeout_ms(tab), position=position)
         how = " (found by description)" if t.matched_by == "description" else ""
         if watch is not None:
             how += await _press_again(tab, t, watch)
@@ -191,6 +195,19 @@ async def click(tab: TabCore, target: str, *, button: str = "left",
 
     with leave:
         return await perform(tab, "click", target, act, doing=f"{verb}ing {str(target)[:60]}")
+
+
+async def _inner_point(t: Target, hit: object) -> Position | None:
+    """The click position (from the element's box corner, as Playwright measures it) of the
+    point the hit test found inside the element when its centre reaches only what holds it;
+    ``None``: the centre will do. Only in the main frame, whose viewport both measure in."""
+    at = hit.get("at") if isinstance(hit, dict) else None
+    if not isinstance(at, list) or len(at) != 2 or t.frame.parent_frame is not None:
+        return None
+    box = await t.handle.bounding_box()
+    if box is None:
+        return None
+    return {"x": float(at[0]) - box["x"], "y": float(at[1]) - box["y"]}
 
 
 def _is_link(info: dict[str, object]) -> bool:

@@ -764,6 +764,18 @@
   // away) is asked only once text shows up, so a box holding only boxes reads none of those
   // styles; the font size read then is left in splitFs for the caller (else NaN).
   let splitFs = NaN;
+  // Whether an <svg> (of at most 400 elements) holds shapes that act on their own.
+  function svgActive(svg) {
+    const all = svg.getElementsByTagName('*');
+    if (all.length > 400) return false;
+    const cur = getComputedStyle(svg).cursor;
+    for (const e of all) {
+      if (e.localName === 'a' || e.hasAttribute('role') || e.hasAttribute('onclick') || e.onclick != null || probed(e)) return true;
+      if (cur !== 'pointer' && getComputedStyle(e).cursor === 'pointer') return true;
+    }
+    return false;
+  }
+
   function splitKids(list, cs, withText, owned, cursor) {
     const items = [];
     let run = '';
@@ -861,7 +873,9 @@
     const cursor = cs.cursor;
 
     let role = roleOf(el, tag);
-    if (tag === 'svg' && !role) role = el.hasAttribute('aria-label') || el.hasAttribute('aria-labelledby') || el.querySelector(':scope > title') ? 'img' : null;
+    // an <svg> whose shapes act (handlers, pointer cursors, links, roles: a pie menu) is walked
+    const svgIn = tag === 'svg' && svgActive(el);
+    if (tag === 'svg' && !role && !svgIn) role = el.hasAttribute('aria-label') || el.hasAttribute('aria-labelledby') || el.querySelector(':scope > title') ? 'img' : null;
     const isFrame = tag === 'iframe' || tag === 'frame';
     if (isFrame) role = 'iframe';
     const interactiveRole = role !== null && INTERACTIVE.has(role);
@@ -874,6 +888,9 @@
       el.hasAttribute('onclick') || el.onclick != null ||
       ((!role || CONTENT.has(role)) && el.hasAttribute('tabindex') && el.tabIndex >= 0 && !el.querySelector(CONTROLS)) ||
       probed(el));
+    // a nameless shape beside its title (a pie slice and its label) is clicked by the title
+    if (clickable && /^(path|rect|circle|ellipse|polygon)$/.test(tag) && !el.hasAttribute('aria-label') &&
+      el.parentElement && el.parentElement.querySelector(':scope > text')) clickable = false;
     // a list (row group) clickable as a whole hands the click over to its items
     let delegate = false;
     if (clickable && (role === 'list' || role === 'rowgroup') && el.childElementCount > 1) {
@@ -887,7 +904,7 @@
       const sm = el.querySelector(':scope > summary');
       list = sm ? [sm] : [];
       skipped += el.children.length - list.length;
-    } else if (!LEAF.has(tag) && !(role && PRESENTATIONAL_KIDS.has(role) && tag !== 'summary') && cs.contentVisibility !== 'hidden') {
+    } else if ((!LEAF.has(tag) || svgIn) && !(role && PRESENTATIONAL_KIDS.has(role) && tag !== 'summary') && cs.contentVisibility !== 'hidden') {
       list = kidsOf(el);
     }
     const quiet = sup && !interactiveRole && !clickable && !role;

@@ -27,7 +27,7 @@ pytest.importorskip("miniwob")
 pytestmark = [pytest.mark.browser]
 
 SAMPLE = ("click-button", "click-checkboxes", "enter-text", "read-table", "choose-list",
-          "click-tab-2", "odd-or-even", "multi-layouts")
+          "click-tab-2", "odd-or-even", "multi-layouts", "drag-items", "drag-sort-numbers")
 
 
 def run(tmp: Path, seed: int, tasks: tuple[str, ...], providers: tuple[Any, ...] = ("reference",),
@@ -94,9 +94,9 @@ def test_tasks_that_are_not_expressible_are_listed_and_never_run(
     out = capsys.readouterr().out
     assert code == 0
     excluded = load_suite("miniwob").suite.excluded
-    assert f"not run: {len(excluded)} task(s)" in out and "drag-box" in out
+    assert f"not run: {len(excluded)} task(s)" in out and "drag-cube" in out
     results = (tmp_path / "results.json").read_text(encoding="utf-8")
-    assert "drag-box" not in results and '"task": "click-test"' in results
+    assert "drag-cube" not in results and '"task": "click-test"' in results
 
 
 @pytest.mark.timeout(120)

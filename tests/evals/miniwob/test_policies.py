@@ -207,3 +207,37 @@ def test_stock_market_buys_only_below_the_limit_by_a_margin() -> None:
     low = snap('- text "$47.90"', '- button "Buy" [ref=e4]')
     calls = play("stock-market", goal, [near, near, low])
     assert [t for t, _ in calls] == ["web_snapshot"] * 3 + ["web_click"]
+
+
+def _list(*names: str) -> str:
+    return snap("- list:", *(f'  - listitem "{n}" [ref=e{i}]' for i, n in enumerate(names, 1)))
+
+
+def test_drag_items_drops_on_the_item_at_the_place_asked() -> None:
+    shown = _list("Ann", "Bo", "Cy", "Di")
+    assert play("drag-items", "Drag Cy to the 1st position.", [shown])[1:] == [
+        ("web_drag", {"ref": "e3", "to_ref": "e1"})]
+    assert play("drag-items", "Drag Bo down by one position.", [shown])[1:] == [
+        ("web_drag", {"ref": "e2", "to_ref": "e3"})]
+    with pytest.raises(ScriptError, match="no place 5"):
+        play("drag-items", "Drag Di down by one position.", [shown])
+
+
+def test_drag_items_grid_reads_cells_in_reading_order() -> None:
+    shown = _list(*"ABCDEFGHI")
+    assert play("drag-items-grid", "Drag A to the center.", [shown])[1:] == [
+        ("web_drag", {"ref": "e1", "to_ref": "e5"})]
+    assert play("drag-items-grid", "Drag H up by one.", [shown])[1:] == [
+        ("web_drag", {"ref": "e8", "to_ref": "e5"})]
+    assert play("drag-items-grid", "Drag I to the bottom left.", [shown])[1:] == [
+        ("web_drag", {"ref": "e9", "to_ref": "e7"})]
+
+
+def test_drag_sort_numbers_drags_the_smallest_of_the_rest_then_submits() -> None:
+    first = snap("- list:", '  - listitem "51" [ref=e1]', '  - listitem "22" [ref=e2]',
+                 '  - listitem "96" [ref=e3]', '- button "Submit" [ref=e4]')
+    then = snap("- list:", '  - listitem "22" [ref=e2]', '  - listitem "51" [ref=e1]',
+                '  - listitem "96" [ref=e3]', '- button "Submit" [ref=e4]')
+    calls = play("drag-sort-numbers", "Sort the numbers in increasing order.", [first, then])
+    assert [c for c in calls if c[0] != "web_snapshot"] == [
+        ("web_drag", {"ref": "e2", "to_ref": "e1"}), ("web_click", {"ref": "e4"})]
