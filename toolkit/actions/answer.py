@@ -46,7 +46,7 @@ PROBE_JS = r"""
   let st = w[a.key];
   if (!st) {
     st = { ids: new WeakMap(), next: 1, token: '', target: null, header: null, checks: [],
-           said: [], mut: 0, armed: false, obs: null, note: null };
+           said: [], mut: 0, armed: false, obs: null, note: null, heard: new WeakSet() };
     st.note = (records) => {
       for (const r of records) {
         st.mut++;
@@ -58,11 +58,16 @@ PROBE_JS = r"""
       }
     };
     st.obs = new MutationObserver(st.note);
-    doc.addEventListener('invalid', (e) => {
-      const t = e.target;
-      if (st.armed && t && t.nodeType === 1 && st.checks.length < 10 && !st.checks.includes(t))
-        st.checks.push(t);
-    }, true);
+    // the browser's form check fires 'invalid' (which stays in its shadow tree) at each field
+    st.hear = (r) => {
+      if (st.heard.has(r)) return;
+      st.heard.add(r);
+      r.addEventListener('invalid', (e) => {
+        const t = e.target;
+        if (st.armed && t && t.nodeType === 1 && st.checks.length < 10 && !st.checks.includes(t))
+          st.checks.push(t);
+      }, true);
+    };
     try { Object.defineProperty(w, a.key, { value: st }); } catch (e) { w[a.key] = st; }
   }
   const clean = (s) => String(s || '').replace(/\s+/g, ' ').trim();
@@ -82,13 +87,28 @@ PROBE_JS = r"""
     const r = el.getBoundingClientRect();
     return r.width >= 2 && r.height >= 2 && rendered(el);
   };
-  const byIds = (ids) => ids.split(/\s+/).map((id) => {
-    const e = id ? doc.getElementById(id) : null;
+  // the document and every open shadow tree in it; ``opaque``: a part of the page whose
+  // changes cannot be watched (a frame, a canvas, a video, a custom element that shows
+  // something and has no children: maybe a closed shadow tree)
+  const roots = [doc];
+  let opaque = false;
+  for (let i = 0; i < roots.length && roots.length < 100; i++) {
+    for (const el of roots[i].querySelectorAll('*')) {
+      if (el.shadowRoot) roots.push(el.shadowRoot);
+      else if (!opaque && el.localName.includes('-') && !el.firstChild &&
+               el.getBoundingClientRect().width > 0) opaque = true;
+    }
+    if (!opaque && roots[i].querySelector('iframe,frame,object,embed,canvas,video')) opaque = true;
+  }
+  const all = (selector) => roots.flatMap((r) => Array.from(r.querySelectorAll(selector)));
+  const byIds = (ids, el) => ids.split(/\s+/).map((id) => {
+    const home = el ? el.getRootNode() : doc;
+    const e = id && home.getElementById ? home.getElementById(id) : null;
     return e && rendered(e) ? clean(e.innerText || e.textContent) : '';
   }).filter(Boolean).join(' ');
   const nameOf = (el) => {
     const lb = el.getAttribute('aria-labelledby');
-    let n = (lb && byIds(lb)) || el.getAttribute('aria-label') || '';
+    let n = (lb && byIds(lb, el)) || el.getAttribute('aria-label') || '';
     if (!n && el.labels && el.labels.length)
       n = Array.from(el.labels).map((l) => l.innerText || '').join(' ');
     if (!n) n = el.getAttribute('placeholder') || el.getAttribute('title') || '';
@@ -143,8 +163,11 @@ PROBE_JS = r"""
     st.mut = 0; st.said = []; st.checks = []; st.token = a.token; st.armed = true;
     st.target = root && root.nodeType === 1 ? root : null;
     st.header = st.target ? st.target.closest('th,[role=columnheader]') : null;
-    st.obs.observe(doc, { subtree: true, childList: true, attributes: true,
+    for (const r of roots) {
+      st.hear(r);
+      st.obs.observe(r, { subtree: true, childList: true, attributes: true,
                           characterData: true });
+    }
   } else if (st.armed) {
     st.note(st.obs.takeRecords());
     st.obs.disconnect();
@@ -152,13 +175,14 @@ PROBE_JS = r"""
   }
   const fresh = st.token !== a.token;
   const regions = [], kept = [];
-  for (const el of doc.querySelectorAll(REGION)) {
-    if (kept.length >= 40) break;
-    const dialog = el.matches(DIALOG);
-    // a region inside another one is said by that one (a dialog speaks only for itself)
-    if (kept.some((k) => !k.dialog && k.el.contains(el)) || !shown(el)) continue;
+  const keep = (el, dialog, toast) => {
+    // a region inside another one is said by that one (a dialog speaks only for itself); a
+    // toast holder around a live region leaves the word to the live region
+    if (kept.length >= 40 || !shown(el)) return;
+    if (kept.some((k) => !k.dialog && k.el.contains(el))) return;
+    if (toast && kept.some((k) => el.contains(k.el))) return;
     kept.push({ el, dialog });
-    const live = !dialog && el.matches(LIVE);
+    const live = !dialog && !toast;
     let role = (el.getAttribute('role') || '').trim().split(/\s+/)[0].toLowerCase();
     if (dialog) role = role === 'alertdialog' ? role : 'dialog';
     else if (el.tagName === 'OUTPUT' && !role) role = 'status';
@@ -171,13 +195,17 @@ PROBE_JS = r"""
     if (name && said.startsWith(name)) said = said.slice(name.length).trim();
     regions.push({ id: idOf(el), kind: dialog ? 'dialog' : live ? 'live' : 'toast', role, name,
                    text: said, said: !fresh && st.said.some((s) => el.contains(s)) });
+  };
+  for (const el of all(LIVE + ',' + DIALOG)) keep(el, el.matches(DIALOG), false);
+  for (const el of all(TOAST)) {
+    if (!el.matches(LIVE + ',' + DIALOG)) keep(el, false, true);
   }
   const invalid = [];
-  for (const el of doc.querySelectorAll('[aria-invalid]:not([aria-invalid=false])')) {
+  for (const el of all('[aria-invalid]:not([aria-invalid=false])')) {
     if (invalid.length >= 10) break;
     if (!rendered(el)) continue;
     const em = el.getAttribute('aria-errormessage'), db = el.getAttribute('aria-describedby');
-    invalid.push(field(el, (em && byIds(em)) || (db && byIds(db)) || ''));
+    invalid.push(field(el, (em && byIds(em, el)) || (db && byIds(db, el)) || ''));
   }
   const checks = fresh ? [] : st.checks.filter((el) => el.isConnected)
     .map((el) => field(el, el.validationMessage || ''));
@@ -233,7 +261,7 @@ PROBE_JS = r"""
       }
     }
   }
-  return { token: st.token, mut: st.mut, title: clean(doc.title).slice(0, 200),
+  return { token: st.token, mut: st.mut, opaque, title: clean(doc.title).slice(0, 200),
            scroll: [Math.round(w.scrollX), Math.round(w.scrollY)], regions, invalid, checks,
            target, notices };
 }

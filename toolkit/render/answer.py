@@ -20,6 +20,7 @@ model reads:
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -28,8 +29,8 @@ from ..models import AnswerItem, PageAnswer
 from ..quoting import named, quote
 from .tokens import count_tokens
 
-__all__ = ["ANSWERED_ACTIONS", "ANSWER_MAX_TOKENS", "Probe", "answer_text", "page_answer",
-           "parse_probe"]
+__all__ = ["ANSWERED_ACTIONS", "ANSWER_MAX_TOKENS", "Probe", "answer_text", "own_title",
+           "page_answer", "parse_probe"]
 
 ANSWERED_ACTIONS = frozenset({"click", "fill", "select", "check", "press_key", "type", "goto",
                               "go_back", "go_forward"})
@@ -57,6 +58,10 @@ _FIELD_ROLES = frozenset({"textbox", "searchbox", "combobox", "listbox", "checkb
                           "spinbutton", "slider", "switch", "field"})
 _DIALOG_ROLES = frozenset({"dialog", "alertdialog"})
 _SORTS = frozenset({"ascending", "descending", "other", "none", ""})
+_REFUSAL = re.compile(
+    r"\b(not|no|error|errors|invalid|wrong|incorrect|fail|failed|failure|must|cannot|can't|"
+    r"couldn't|unable|required|denied|expired|missing|too (long|short|many|few))\b",
+    re.IGNORECASE)
 _ORDER = {"title": 0, "form_check": 1, "field_check": 2, "invalid": 3, "dialog": 4, "live": 5,
           "toast": 6, "notice": 7, "sort": 8}
 
@@ -105,6 +110,9 @@ class Probe:
     """The token of the action that armed this document (empty: none did; a new document)."""
     mutations: int = 0
     """DOM changes since the probe was armed (0 in a new document)."""
+    opaque: bool = False
+    """Part of the page shows what no DOM change reveals (a frame, canvas or video, a custom
+    element that may hold a closed shadow tree): that nothing changed cannot be told."""
     title: str = ""
     scroll: tuple[float, float] = (0.0, 0.0)
     regions: tuple[Region, ...] = ()
@@ -208,6 +216,7 @@ def parse_probe(raw: object, known_ref: Callable[[str], bool] | None = None) -> 
     return Probe(
         token=_text(raw.get("token"), 64),
         mutations=_int(raw.get("mut")),
+        opaque=raw.get("opaque") is not False,
         title=_text(raw.get("title"), 200),
         scroll=(float(_int(scroll[0])), float(_int(scroll[1]))) if len(scroll) == 2
         else (0.0, 0.0),
@@ -231,30 +240,59 @@ def _region_item(r: Region, text: str) -> AnswerItem:
     return AnswerItem(kind=r.kind, role=r.role, name=r.name, text=text)
 
 
+def _again(r: Region) -> bool:
+    """Whether words a region shows again, unchanged, are worth saying again: an alert, or
+    words of refusal (a second "Not saved: ..." tells the fix did not work; a second "Settings
+    saved." or a table's "1 items match" re-rendered tells nothing)."""
+    return r.role == "alert" or bool(_REFUSAL.search(r.text))
+
+
 def _changed_regions(before: Probe, after: Probe) -> list[AnswerItem]:
     seen = {r.id: r for r in before.regions}
+    now = {r.id for r in after.regions}
+    # a region the page replaced by a new one with the same words (re-rendered) is the same
+    gone = {(r.kind, r.role, r.text) for r in before.regions if r.id not in now}
     items = []
     for r in after.regions:
         old = seen.get(r.id)
         if r.kind == "dialog":
-            if old is None:
+            if old is None and (r.kind, r.role, r.text) not in gone:
                 items.append(_region_item(r, r.text))
             continue
         if not r.text:
             continue
-        if old is None or (r.said and old.text == r.text):
-            items.append(_region_item(r, r.text))
-        elif old.text != r.text:
+        if old is None:
+            if (r.kind, r.role, r.text) not in gone or _again(r):
+                items.append(_region_item(r, r.text))
+        elif old.text == r.text:
+            if r.said and _again(r):
+                items.append(_region_item(r, r.text))
+        else:
             # a log that grew says what was added, not all it holds
             grew = old.text and r.text.startswith(old.text) and len(r.text) > len(old.text)
             items.append(_region_item(r, r.text[len(old.text):].strip() if grew else r.text))
     return items
 
 
-def _new_page_items(after: Probe) -> list[AnswerItem]:
+_TITLE_SEPARATORS = (" - ", " – ", " — ", " | ", " · ", " :: ")
+
+
+def own_title(title: str, before: str) -> str:
+    """``title`` without the site's name when the page before had the same one after the
+    same separator (``"Verify - Harbour ID"`` after ``"Sign in - Harbour ID"``: ``"Verify"``):
+    the model has read it already."""
+    for sep in _TITLE_SEPARATORS:
+        head, found, tail = title.rpartition(sep)
+        if found and head.strip() and tail.strip() and before.endswith(sep + tail):
+            return head.strip()
+    return title
+
+
+def _new_page_items(before: Probe | None, after: Probe) -> list[AnswerItem]:
     items: list[AnswerItem] = []
     if after.title:
-        items.append(AnswerItem(kind="title", text=after.title))
+        title = own_title(after.title, before.title) if before is not None else after.title
+        items.append(AnswerItem(kind="title", text=title))
     items.extend(_field_item("invalid", f) for f in after.invalid if f.message)
     items.extend(_region_item(r, r.text) for r in after.regions if r.kind == "dialog")
     live = [r for r in after.regions if r.kind != "dialog" and r.text]
@@ -308,12 +346,13 @@ def page_answer(before: Probe | None, after: Probe | None, *, action: str, new_p
     if after is None or action not in ANSWERED_ACTIONS:
         return None
     if before is None or new_page or not after.token or after.token != before.token:
-        items = _deduplicated(_new_page_items(after))
+        items = _deduplicated(_new_page_items(before, after))
         return PageAnswer(items=items, new_page=True) if items else None
     items = _deduplicated(_same_page_items(before, after, action))
     if items:
         return PageAnswer(items=items)
-    unchanged = (action == "click" and quiet and after.mutations == 0
+    unchanged = (action == "click" and quiet and after.mutations == 0 and not after.opaque
+                 and not before.opaque
                  and after.scroll == before.scroll and after.title == before.title
                  and after.target_state == before.target_state and not after.focuses)
     return PageAnswer(unchanged=True) if unchanged else None
