@@ -204,6 +204,9 @@ def test_a_new_document_gives_its_title_and_what_it_says_at_the_top() -> None:
     after = probe(token="", title="Verify - Harbour ID")
     a = answer(probe(title="Sign in - Harbour ID"), after, "click")
     assert a is not None and a.items == [AnswerItem(kind="title", text="Verify")]
+    # a child frame's title is not shown to anyone: left out
+    framed = page_answer(before, after, action="click", new_page=True, quiet=False, frame=True)
+    assert framed is None
     # a read whose token is another action's is another document too
     assert answer(before, probe(token="t0", title="Other")) == PageAnswer(
         items=[AnswerItem(kind="title", text="Other")], new_page=True)

@@ -335,5 +335,5 @@ async def answered(tab: TabCore, armed: Armed | None, result: ActionResult) -> A
     with contextlib.suppress(ValueError):  # a page string pydantic refuses: no answer
         answer = page_answer(armed.before, after, action=armed.action,
                              new_page=after is not None and after.token != armed.token,
-                             quiet=quiet)
+                             quiet=quiet, frame=frame is not main)
     return result.model_copy(update={"answer": answer}) if answer is not None else result

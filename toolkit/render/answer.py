@@ -334,21 +334,24 @@ def _deduplicated(items: list[AnswerItem]) -> list[AnswerItem]:
 
 
 def page_answer(before: Probe | None, after: Probe | None, *, action: str, new_page: bool,
-                quiet: bool) -> PageAnswer | None:
+                quiet: bool, frame: bool = False) -> PageAnswer | None:
     """What the page said in answer to ``action``, from the reads before it and after it
     settled; ``None`` when it said nothing new.
 
     ``new_page``: the action led to another document (``after`` is read from it; a read
     whose token is not the action's is from another document too). ``quiet``: nothing
     outside the document happened (no navigation, native dialog, new tab or download), so a
-    click that changed nothing in it changed nothing at all.
+    click that changed nothing in it changed nothing at all. ``frame``: the reads are of a
+    child frame, whose title no one sees (it is left out).
     """
     if after is None or action not in ANSWERED_ACTIONS:
         return None
     if before is None or new_page or not after.token or after.token != before.token:
-        items = _deduplicated(_new_page_items(before, after))
+        items = [i for i in _deduplicated(_new_page_items(before, after))
+                 if not (frame and i.kind == "title")]
         return PageAnswer(items=items, new_page=True) if items else None
-    items = _deduplicated(_same_page_items(before, after, action))
+    items = [i for i in _deduplicated(_same_page_items(before, after, action))
+             if not (frame and i.kind == "title")]
     if items:
         return PageAnswer(items=items)
     unchanged = (action == "click" and quiet and after.mutations == 0 and not after.opaque
