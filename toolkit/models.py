@@ -16,6 +16,7 @@ from .quoting import quote
 __all__ = [
     "INTERACTIVE_ROLES",
     "ActionResult",
+    "AnswerItem",
     "Box",
     "DialogEvent",
     "ExtractStats",
@@ -23,6 +24,7 @@ __all__ = [
     "HeldRequest",
     "Node",
     "NodeRef",
+    "PageAnswer",
     "PageInfo",
     "PageTree",
     "RenderedFrom",
@@ -259,6 +261,46 @@ class SafetyDecision(_Model):
     with what became of it: a refused one was never sent."""
 
 
+class AnswerItem(_Model):
+    """One thing the page said in answer to an action (see :class:`PageAnswer`). ``name``,
+    ``text`` and ``values`` are the page's strings, cleaned and capped, never webrefs'
+    words; ``role`` is a role word."""
+
+    kind: Literal["title", "form_check", "field_check", "invalid", "live", "dialog", "toast",
+                  "notice", "sort"]
+    """``title``: the title of the page the action led to; ``form_check``: a field the
+    browser's own form check stopped the form at (the form was not sent); ``field_check``:
+    the field the action touched now fails that check; ``invalid``: a field the page marked
+    invalid (``aria-invalid``), with its message; ``live``: text that appeared or changed in a
+    live region (``role=status|alert|log``, ``aria-live``, ``<output>``); ``dialog``: a dialog
+    that opened; ``toast``: a toast or snackbar that appeared; ``notice``: error- or
+    status-like text at the top of a new page's main content; ``sort``: the column header the
+    action clicked and the order it now shows."""
+    role: str = ""
+    name: str = ""
+    """The element's name (a field's label, a dialog's title, a column's header)."""
+    text: str = ""
+    """What it says: the message, the region's new text, the sort direction (``aria-sort``)."""
+    ref: str | None = None
+    """The element's ref, when this tab issued one."""
+    values: list[str] = Field(default_factory=list)
+    """For ``sort``: the first values of that column, in the order the table now shows."""
+
+
+class PageAnswer(_Model):
+    """What the page said in answer to an action, read in webrefs' world before the action
+    and after it settled (:mod:`webrefs.render.answer` decides what counts). Empty answers
+    are not kept: ``ActionResult.answer`` is ``None`` when the page said nothing new."""
+
+    items: list[AnswerItem] = Field(default_factory=list)
+    """Most telling first."""
+    new_page: bool = False
+    """Read from the document the action led to (a navigation), not the one it started on."""
+    unchanged: bool = False
+    """A click after which nothing on the page changed: no element, text, attribute, scroll
+    position, title or state of the clicked control, and no navigation, dialog or tab."""
+
+
 class ActionResult(_Model):
     """What an action did. Returned on success; carried by ``ActionError.result`` on failure."""
 
@@ -288,6 +330,10 @@ class ActionResult(_Model):
     diff: str | None = None
     safety: SafetyDecision | None = None
     """How the safety policy judged the action (``None`` when no policy classified it)."""
+    answer: PageAnswer | None = None
+    """What the page said in answer (a status or alert, a dialog, a validation message, the
+    new page's title, a re-sorted column, or that nothing changed); ``None`` when it said
+    nothing new or the action is not one that is answered."""
 
     def summary(self) -> str:
         """One line of what happened and what changed (for tool messages)."""

@@ -34,6 +34,7 @@ from ..render.outline import safe_role
 from ..safety.consent import is_gated
 from ..safety.fence import clean_line
 from ..session.effects import Flight
+from . import answer as answering
 from . import readiness
 from .dom import hit_test
 from .guarding import action_words, effect_refusal, judge_action, start_reads
@@ -247,6 +248,8 @@ async def _run(tab: TabCore, action: str, target: object | None, act: ActFn,
             # asked: the input was given; what became of the navigation is decided below
             return Outcome(f"{doing[:1].upper()}{doing[1:]}: done.")
 
+    # what the page shows before the action, to tell what it said in answer (never raises)
+    probe = await answering.arm(tab, action, resolved) if ready is not None else None
     limit = (limit_ms or timeout_ms(tab)) / 1000 + _GRACE_S
     try:
         outcome = await asyncio.wait_for(acting(), timeout=limit)
@@ -331,6 +334,7 @@ async def _run(tab: TabCore, action: str, target: object | None, act: ActFn,
         result = result.model_copy(update={
             "message": outcome.message, "readback": outcome.readback})
     result = _finish(tab, result, report, opened_before, blocked_before=blocked_before)
+    result = await answering.answered(tab, probe, result)
     return await _after(tab, result)
 
 

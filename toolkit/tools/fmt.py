@@ -15,6 +15,7 @@ from pydantic import BaseModel, ValidationError
 from ..errors import WebrefsError, cap, elide
 from ..models import ActionResult, TextResult
 from ..quoting import quote
+from ..render.answer import answer_text
 from ..safety.fence import clean_line
 
 __all__ = [
@@ -41,10 +42,15 @@ class TabLine(BaseModel):
 def format_action(
     result: ActionResult, *, snapshot_text: str | None = None, diff: str | None = None
 ) -> str:
-    """One line of what happened, then the new snapshot or the diff when given."""
+    """One line of what happened and what the page said in answer (page strings quoted,
+    at most 120 tokens: :func:`webrefs.render.answer.answer_text`), then the new snapshot or
+    the diff when given."""
     text = result.summary().strip().replace(".; ", "; ")
     if text and text[-1] not in ".!?":
         text += "."
+    said = answer_text(result.answer)
+    if said:
+        text = f"{text} {said}"
     if snapshot_text is not None:
         return f"{text}\n\nPage now:\n{snapshot_text}"
     if diff is not None:
