@@ -62,3 +62,11 @@ def test_action_format_examples_parse_with_the_parser() -> None:
     actions = parse_actions(text)
     assert [a.tool for a in actions] == ["web_click", "web_fill", "web_click"]
     assert actions[1].args == {"ref": "e3", "value": "laptops"}
+
+
+def test_the_vision_prompt_explains_marks_and_points() -> None:
+    text = prompts.system_template("vision").template
+    for words in ("coloured box", "label holding its ref", "x and y are pixels",
+                  "latest web_screenshot", "to_x, to_y", "judged by the element under it"):
+        assert words in " ".join(text.split()), words
+    assert "never act by screen coordinates" not in text.lower()
