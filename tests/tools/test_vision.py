@@ -187,6 +187,8 @@ def test_hover_and_drag_by_points(context: Browser, site: SiteServer) -> None:
     out = tools.run("web_drag", {"x": round(x1), "y": round(y1), "to_x": round(x2),
                                  "to_y": round(y2)})
     assert not out.is_error, out.content
+    assert "the drag had no effect" not in out.content  # a canvas changes no element
+    assert "new web_screenshot" in out.content
     ((fx, fy), (tx, ty)), = tab.evaluate("window.drags")
     assert abs(fx - 90) <= 2 and abs(fy - 70) <= 2 and abs(tx - 300) <= 2 and abs(ty - 420) <= 2
 

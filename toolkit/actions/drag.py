@@ -161,6 +161,10 @@ async def drag(tab: TabCore, target: str | PagePoint, to: str | PagePoint | None
             changed = seen is None or bool(seen.mutations or seen.navigated)
             if words:
                 outcome.message += f" {words}"
+            elif not changed and t.point is not None:
+                # a drawing surface (a canvas) changes no element: nothing to read back
+                outcome.message += (" No element on the page changed; what a drawing shows "
+                                    "is seen in a new web_screenshot.")
             elif not changed:
                 outcome.message += " Nothing on the page changed: the drag had no effect."
             outcome.readback.update({"before": before, "after": after})
