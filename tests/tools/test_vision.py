@@ -96,9 +96,13 @@ def test_marks_are_drawn_for_every_ref_on_screen_and_none_for_hidden_ones(
     snap = tools.call("web_snapshot", {}).artifact
     shot = _shot(tools)
     tab = tools.current_tab()
-    on_screen = {r for r, n in snap.refs.items() if n.name in ("OK", "")}
+    on_screen = {r for r, n in snap.refs.items()
+                 if n.name in ("OK", "", "In the box", "Also in the box")}
     far = next(r for r, n in snap.refs.items() if n.name == "Far below")
-    assert {m.ref for m in shot.marks} == on_screen and len(on_screen) == 2
+    hidden = {r for r, n in snap.refs.items()
+              if n.name in ("Scrolled away", "Further away", "Under the cover")}
+    assert len(hidden) == 3  # in the outline, but not seen: clipped by their box, covered
+    assert {m.ref for m in shot.marks} == on_screen and len(on_screen) == 4
     assert far not in {m.ref for m in shot.marks}
     assert not any(n.name in ("Hidden", "Invisible") for n in snap.refs.values())
     image = _image(shot)
@@ -108,7 +112,7 @@ def test_marks_are_drawn_for_every_ref_on_screen_and_none_for_hidden_ones(
         lx, ly, lw, lh = mark.label
         assert lx >= 0 and ly >= 0 and lx + lw <= shot.width and ly + lh <= shot.height
     out = tools.run("web_screenshot", {})
-    assert "2 elements are drawn" in out.content and f"{shot.width} x {shot.height}" in out.content
+    assert "4 elements are drawn" in out.content and f"{shot.width} x {shot.height}" in out.content
     assert "Anthropic" in out.content and "OpenAI" in out.content
     # scrolled to the end: only the far button is on screen and marked
     tab.evaluate("window.scrollTo(0, document.body.scrollHeight)")

@@ -111,8 +111,13 @@ async def screenshot_marked(tab: TabCore, *, ref: str | None = None, marks: bool
         limits = {k: v for k, v in (("max_side", max_side), ("max_pixels", max_pixels))
                   if v is not None}
         width, height, scale = fit_size(region[2], region[3], **limits)
-        drawn = (place_labels(marks_for(tree, region, scale, viewport=viewport), width, height)
-                 if marks else [])
+        drawn = []
+        if marks:
+            found = marks_for(tree, region, scale, viewport=viewport)
+            seen = await _seen(tab, tree, region) if viewport else None
+            if seen is not None:  # main-frame refs hidden under others or clipped: no mark
+                found = [m for m in found if m.ref.startswith("f") or m.ref in seen]
+            drawn = place_labels(found, width, height)
         image = await asyncio.to_thread(draw, png, (width, height), drawn)
         return Screenshot(
             url=tree.url or tab.page.url, width=width, height=height, scale=scale,
@@ -121,6 +126,54 @@ async def screenshot_marked(tab: TabCore, *, ref: str | None = None, marks: bool
                    for m in drawn])
 
     return await tab.call("taking a screenshot", run)
+
+
+# Which of the given main-frame refs a user can see at their box (viewport coordinates):
+# the element, or something inside it, is on top at one of five points of the box (its
+# centre and four points inward of its corners), found in webrefs' world, into open shadow
+# roots. An element clipped by a scrolled box or covered by another is not seen; one that
+# takes no pointer events cannot be tested and is kept.
+_SEEN_JS = """(root, a) => {
+  const [key, items] = a, reg = window[key];
+  const book = reg && reg.books && reg.books.get('');
+  const top = (x, y) => { let el = document.elementFromPoint(x, y);
+    while (el && el.shadowRoot) { const inner = el.shadowRoot.elementFromPoint(x, y);
+      if (!inner || inner === el) break; el = inner; }
+    return el; };
+  const within = (el, host) => { for (let e = el; e; e = e.parentElement ||
+      (e.getRootNode && e.getRootNode().host) || null) if (e === host) return true;
+    return false; };
+  const seen = [];
+  for (const [ref, x, y, w, h] of items) {
+    const wr = book && book.byRef.get(ref), el = wr && wr.deref();
+    if (!el) continue;
+    // what takes no pointer events cannot be hit tested: kept
+    if (getComputedStyle(el).pointerEvents === 'none') { seen.push(ref); continue; }
+    const pts = [[0.5, 0.5], [0.25, 0.25], [0.75, 0.25], [0.25, 0.75], [0.75, 0.75]];
+    if (pts.some(([fx, fy]) => { const hit = top(x + w * fx, y + h * fy);
+        return hit && within(hit, el); }))
+      seen.push(ref);
+  }
+  return seen;
+}"""
+
+
+async def _seen(tab: TabCore, tree: PageTree, region: Rect) -> set[str] | None:
+    """The main-frame refs of ``tree`` in ``region`` that a user can see on screen now;
+    ``None`` when the page cannot say (every ref in the region is then kept)."""
+    items = []
+    for m in marks_for(tree, region, 1.0):
+        if parse_ref(m.ref) == m.ref and not m.ref.startswith("f"):
+            x, y, w, h = m.box  # relative to the region, which is the viewport here
+            items.append([m.ref, x, y, w, h])
+    if not items:
+        return set()
+    try:
+        got = await tab.refs.world.value(tab.page.main_frame, _SEEN_JS,
+                                         [tab.refs.registry_key, items], 5.0)
+    except (PlaywrightError, TimeoutError, ValueError):
+        return None
+    return {r for r in got if isinstance(r, str)} if isinstance(got, list) else None
 
 
 def _ints(r: Rect) -> tuple[int, int, int, int]:
