@@ -326,7 +326,7 @@ def format_screenshot(shot: Screenshot, ref: str | None, full_page: bool, *,
     cost = ", ".join(f"{tokens[k]} {name}" for k, name in
                      (("anthropic", "Anthropic"), ("openai", "OpenAI"), ("google", "Gemini"))
                      if k in tokens)
-    lines = [f"Screenshot of {part} of {clean_line(shot.url, 200)} is attached: "
+    lines = [f"Screenshot of {part} of {clean_line(shot.url, 200)} is attached (PNG): "
              f"{shot.width} x {shot.height} pixels, about {cost} image tokens."]
     if shot.scale < 0.995:
         lines.append(f"It is scaled down to {shot.scale:.2f} of the page's size.")
