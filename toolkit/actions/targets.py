@@ -145,9 +145,10 @@ async def on_screen(tab: TabCore, point: PagePoint) -> tuple[float, float]:
     vx, vy = point.x - float(view["x"]), point.y - float(view["y"])
     if not (0 <= vx < float(view["w"]) and 0 <= vy < float(view["h"])):
         raise InvalidTargetError(
-            f"The point {point} is not on screen now (the page scrolled since that picture, "
-            "or the point is past its edge).",
-            hint="Take a new web_screenshot and use a point of it.")
+            f"The point {point} is not in the visible part of the page now (the page "
+            "scrolled since that picture, or it shows more than the screen).",
+            hint="Scroll there with web_scroll if needed, then take a new web_screenshot of "
+            "the visible part and use a point of it.")
     return vx, vy
 
 
