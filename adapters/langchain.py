@@ -18,6 +18,17 @@ The system prompt names the current page, which changes as the agent works: give
 is made again before every model call::
 
     agent = create_agent(model, toolkit.get_tools(), middleware=[toolkit.live_prompt()])
+
+With ``vision=True``, ``web_screenshot`` answers with an image block in its tool message.
+Not every chat API takes images there (OpenAI's chat ``tool`` messages take text only): add
+the middleware ``toolkit.image_placement("openai:gpt-4.1")`` (a model name, looked up in
+``webrefs.tools.capabilities``, or a ``Capabilities``), and before every model call each
+image moves to where that model takes it: kept in the tool message, or moved into one user
+message right after the tool results (the tool message says so), or left out with a note;
+only the latest ``keep_images`` images are sent at all::
+
+    agent = create_agent(model, toolkit.get_tools(), middleware=[
+        toolkit.live_prompt("vision"), toolkit.image_placement("openai:gpt-4.1")])
 """
 
 from __future__ import annotations
@@ -39,12 +50,13 @@ from pydantic import ConfigDict, Field, PrivateAttr, SkipValidation
 from webrefs import Browser, ConsentRequest, SafetyPolicy, Tab
 from webrefs.errors import ConsentError, WebrefsError
 from webrefs.tools import ToolOutput, ToolSpec, WebTools
+from webrefs.tools.capabilities import Capabilities, capabilities
 from webrefs.tools.fmt import format_error, format_validation_error
 
 if TYPE_CHECKING:
     from langchain.agents.middleware import AgentMiddleware
 
-__all__ = ["WebTool", "WebToolkit", "live_prompt"]
+__all__ = ["WebTool", "WebToolkit", "image_placement", "live_prompt", "place_images"]
 
 
 def _content(out: ToolOutput) -> str | list[str | dict[str, Any]]:
@@ -168,7 +180,9 @@ class WebToolkit(BaseToolkit):
     ``include`` adds tools (opt-in ones: ``web_hover``, ``web_upload``, ``web_tabs``, or
     the group ``"optional"``); ``exclude`` removes some; ``after_action``
     is ``"none"``, ``"diff"`` or ``"snapshot"``; ``allow_navigation=False`` drops
-    ``web_navigate`` and ``web_go_back``; ``vision=True`` adds ``web_screenshot``.
+    ``web_navigate`` and ``web_go_back``; ``vision=True`` adds ``web_screenshot`` (with marks)
+    and lets ``web_click``, ``web_hover`` and ``web_drag`` take points of it; add
+    :meth:`image_placement` so the image reaches the model where its API takes it.
     """
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
@@ -255,6 +269,126 @@ class WebToolkit(BaseToolkit):
         """Agent middleware that sets the system prompt before every model call, so its
         "current browser state" is the page as it is then: see :func:`live_prompt`."""
         return live_prompt(self._webtools, mode, tool_calling=tool_calling)
+
+    def image_placement(self, model: str | Capabilities, *,
+                        keep_images: int = 2) -> AgentMiddleware:
+        """Agent middleware that puts screenshots where ``model`` takes them: see
+        :func:`image_placement`."""
+        return image_placement(model, keep_images=keep_images)
+
+
+IMAGE_MOVED = "(The image is in the user message after these tool results.)"
+IMAGE_LEFT_OUT = "(The image was left out: this model does not read images.)"
+IMAGE_OLDER = "(An earlier image, left out to save tokens; take a new web_screenshot.)"
+IMAGES_INTRO = "Images returned by the tool calls above:"
+
+
+def _is_image(block: Any) -> bool:
+    return isinstance(block, dict) and block.get("type") in ("image", "image_url")
+
+
+def _text_of(blocks: list[Any]) -> str:
+    parts = [b if isinstance(b, str) else str(b.get("text", "")) for b in blocks
+             if isinstance(b, str) or (isinstance(b, dict) and b.get("type") == "text")]
+    return "\n".join(p for p in parts if p)
+
+
+def place_images(messages: Sequence[Any], model: str | Capabilities, *,
+                 keep_images: int = 2) -> list[Any]:
+    """``messages`` with the images of tool messages where ``model`` (a name looked up in
+    :func:`webrefs.tools.capabilities.capabilities`, or its :class:`Capabilities`) accepts
+    them: kept in the tool message when its API takes images there; else moved into one user
+    message after each run of tool messages, each tool message saying so; else left out with
+    a note. Only the last ``keep_images`` images are kept (older ones become a note). The
+    messages given are not changed."""
+    from langchain_core.messages import HumanMessage, ToolMessage
+
+    caps = capabilities(model) if isinstance(model, str) else model
+    total = sum(1 for m in messages if isinstance(m, ToolMessage)
+                and isinstance(m.content, list) for b in m.content if _is_image(b))
+    skip = max(total - max(keep_images, 0), 0)  # the oldest images that are not sent
+    out: list[Any] = []
+    moved: list[Any] = []
+
+    def flush() -> None:
+        if moved:
+            out.append(HumanMessage(content=[{"type": "text", "text": IMAGES_INTRO}, *moved]))
+            moved.clear()
+
+    for message in messages:
+        if not isinstance(message, ToolMessage):
+            flush()
+            out.append(message)
+            continue
+        content = message.content
+        if not isinstance(content, list) or not any(_is_image(b) for b in content):
+            out.append(message)
+            continue
+        kept: list[Any] = []
+        notes: list[str] = []
+        for block in content:
+            if not _is_image(block):
+                kept.append(block)
+            elif skip > 0:
+                skip -= 1
+                notes.append(IMAGE_OLDER)
+            elif not caps.images:
+                notes.append(IMAGE_LEFT_OUT)
+            elif caps.images_in_tool_results:
+                kept.append(block)
+            else:
+                moved.append({"type": "text", "text": f"Image of {message.name or 'a tool'} "
+                              f"(call {message.tool_call_id}):"})
+                moved.append(block)
+                notes.append(IMAGE_MOVED)
+        if any(_is_image(b) for b in kept):
+            if notes:
+                kept.append({"type": "text", "text": " ".join(dict.fromkeys(notes))})
+            out.append(message.model_copy(update={"content": kept}))
+        else:  # text only: a plain string, which every API takes in a tool message
+            text = "\n".join(t for t in (_text_of(kept), " ".join(dict.fromkeys(notes))) if t)
+            out.append(message.model_copy(update={"content": text}))
+    flush()
+    return out
+
+
+def image_placement(model: str | Capabilities, *, keep_images: int = 2) -> AgentMiddleware:
+    """LangChain v1 agent middleware that rewrites the messages before every model call with
+    :func:`place_images` for ``model`` (the agent's state keeps the originals)."""
+    return _image_placement_class()(model, keep_images)
+
+
+@cache
+def _image_placement_class() -> Callable[[str | Capabilities, int], AgentMiddleware]:
+    try:
+        from langchain.agents.middleware import AgentMiddleware, ModelRequest, ModelResponse
+    except ImportError as exc:  # pragma: no cover - the langchain extra installs it
+        raise missing_extra("webrefs.adapters.langchain image_placement", "langchain") from exc
+
+    class ImagePlacement(AgentMiddleware):
+        """Puts each tool result's images where the model's API takes them."""
+
+        def __init__(self, model: str | Capabilities, keep_images: int) -> None:
+            super().__init__()
+            self.model = model
+            self.keep_images = keep_images
+
+        def _placed(self, request: ModelRequest) -> ModelRequest:
+            return request.override(messages=place_images(
+                request.messages, self.model, keep_images=self.keep_images))
+
+        def wrap_model_call(
+            self, request: ModelRequest, handler: Callable[[ModelRequest], ModelResponse],
+        ) -> ModelResponse:
+            return handler(self._placed(request))
+
+        async def awrap_model_call(
+            self, request: ModelRequest,
+            handler: Callable[[ModelRequest], Awaitable[ModelResponse]],
+        ) -> ModelResponse:
+            return await handler(self._placed(request))
+
+    return ImagePlacement
 
 
 def live_prompt(webtools: WebTools, mode: str = "dom", *,

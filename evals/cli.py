@@ -72,6 +72,10 @@ def _add_run_options(p: argparse.ArgumentParser, *, providers: bool = True) -> N
                    help="run the i-th of N deterministic parts of the suite")
     p.add_argument("--max-tokens", type=int, default=3000, help="snapshot token budget")
     p.add_argument("--after-action", choices=("none", "diff", "snapshot"), default="none")
+    p.add_argument("--mode", choices=("dom", "vision", "hybrid"), default=None,
+                   help="how models see pages: the text outline (dom), screenshots with "
+                        "marks (vision), or both (hybrid); default: per provider, from the "
+                        "capability table (webrefs.tools.capabilities)")
     p.add_argument("--max-steps", type=int, default=None, help="override each task's max_steps")
     p.add_argument("--seed", type=int, default=0, help="seed of Math.random on every page")
     p.add_argument("--timeout", type=float, default=300.0, help="seconds per episode")
@@ -140,7 +144,8 @@ def _parser() -> argparse.ArgumentParser:
 def _options(args: argparse.Namespace, *, record: bool = False) -> RunOptions:
     episode = EpisodeOptions(max_tokens=args.max_tokens, after_action=args.after_action,
                              max_steps=args.max_steps, seed=args.seed, timeout_s=args.timeout,
-                             retries=getattr(args, "retries", 3), time_limit=args.time_limit)
+                             retries=getattr(args, "retries", 3), time_limit=args.time_limit,
+                             mode=getattr(args, "mode", None))
     providers = tuple(getattr(args, "providers", None) or ("reference",))
     pages = getattr(args, "pages", None)
     cassettes = getattr(args, "cassettes", None)

@@ -145,12 +145,16 @@ async def _langchain_loop(ctx: Browser, task: Task, provider: Provider, options:
     first, then ``start`` starts the task, so a task's own timer measures the agent only."""
     from langchain.agents import create_agent
 
+    mode = provider.mode(options.mode)
+    vision = mode != "dom"  # vision and hybrid: screenshots with marks, points as targets
     toolkit = WebToolkit(browser=ctx, max_tokens=options.max_tokens,
                          after_action=options.after_action,
                          tools=list(options.include) if options.include is not None else "default",
-                         include=list(task.tools) or None)
+                         include=list(task.tools) or None, vision=vision,
+                         exclude=["web_snapshot"] if mode == "vision" else None)
     tools = [*toolkit.get_tools(), final_answer_tool()]
-    system = await toolkit.asystem_prompt(tool_calling=not provider.text_actions)
+    system = await toolkit.asystem_prompt("vision" if vision else "dom",
+                                          tool_calling=not provider.text_actions)
     if not provider.text_actions:  # the prompt's tool list is the browser's: name the way out
         system = f"{system}\n\n{eval_finish()}"
     model: Any = provider.make_model(task)
@@ -158,7 +162,9 @@ async def _langchain_loop(ctx: Browser, task: Task, provider: Provider, options:
         model = EpisodeModel(inner=model, text_actions=provider.text_actions,
                              cassette_path=calls if calls_mode else None,
                              cassette_mode=calls_mode, retries=options.retries)
-    agent: Any = create_agent(model, tools, system_prompt=system)
+    # a screenshot goes where the provider's API takes images (webrefs.tools.capabilities)
+    middleware = [toolkit.image_placement(provider.capabilities)] if vision else []
+    agent: Any = create_agent(model, tools, system_prompt=system, middleware=middleware)
     max_steps = options.max_steps or task.max_steps
     task = await start()
     status: Status = "failure"

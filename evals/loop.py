@@ -15,6 +15,7 @@ from typing import Any
 
 from webrefs.errors import WebrefsError
 from webrefs.options import After
+from webrefs.tools.capabilities import Mode
 
 from .providermodel import ProviderError
 from .recording import ReplayMiss
@@ -47,12 +48,17 @@ class EpisodeOptions:
     time_limit: bool = True
     """Tasks keep their own time limit (a page's timer, told by ``Task.setup``); false
     lifts it."""
+    mode: Mode | None = None
+    """How models see pages: ``dom`` (the outline), ``vision`` (screenshots with marks,
+    points as targets; no outline tool) or ``hybrid`` (both); ``None``: each provider's
+    default from the capability table (``Provider.capabilities``)."""
 
     def as_dict(self) -> dict[str, Any]:
         return {"max_tokens": self.max_tokens, "after_action": self.after_action,
                 "tools": list(self.include) if self.include is not None else "default",
                 "max_steps": self.max_steps, "seed": self.seed, "timeout_s": self.timeout_s,
-                "retries": self.retries, "time_limit": self.time_limit}
+                "retries": self.retries, "time_limit": self.time_limit,
+                **({"mode": self.mode} if self.mode is not None else {})}
 
 
 @dataclass

@@ -32,6 +32,7 @@ from fnmatch import fnmatch
 from typing import Any, Literal
 
 from webrefs.errors import InvalidArgumentError
+from webrefs.tools.capabilities import Capabilities, Mode, capabilities
 
 from .codescope import CodeScope
 from .redact import redact_url, redact_urls
@@ -66,6 +67,18 @@ class Provider:
     kind: Literal["langchain", "llamaindex"] = "langchain"
     """Which adapter and agent loop run it: a LangChain chat model in ``create_agent``, or a
     LlamaIndex function-calling LLM in a ``FunctionAgent``."""
+    capabilities: Capabilities = field(default_factory=Capabilities)
+    """What its chat API accepts (``webrefs.tools.capabilities``): where screenshots go, and
+    how its episodes see pages unless the run says (:meth:`mode`). Baselines read text."""
+
+    def mode(self, asked: Mode | None = None) -> Mode:
+        """How its episodes see pages: ``asked``, else its capabilities' default (``dom`` for
+        text actions and LlamaIndex, whose loops take no images)."""
+        if asked is not None:
+            return asked
+        if self.text_actions or self.kind != "langchain":
+            return "dom"
+        return self.capabilities.default_mode
 
 
 def policy_model(task: Task, *, text_actions: bool = False,
@@ -164,7 +177,8 @@ def _chat_model(spec: str, settings: dict[str, Any], text_actions: bool | None) 
     shown = {k: redact_url(v) if k == "base_url" else v for k, v in kwargs.items()
              if k not in ("api_key", "max_retries")}
     return Provider(name=spec, label=f"LLM: {spec}", baseline=False, make_model=make,
-                    settings={**shown, "text_actions": text}, text_actions=text)
+                    settings={**shown, "text_actions": text}, text_actions=text,
+                    capabilities=capabilities(spec))
 
 
 def _llamaindex(spec: str, settings: dict[str, Any]) -> Provider:

@@ -62,9 +62,12 @@ def _entry(tool: str) -> dict[str, Any]:
     return entry
 
 
-def tool_description(tool: str) -> str:
-    """The model-facing description of ``tool``."""
-    return " ".join(str(_entry(tool)["description"]).split())
+def tool_description(tool: str, vision: bool = False) -> str:
+    """The model-facing description of ``tool``; with ``vision``, the one of its vision mode
+    (``vision_description``: it also takes screenshot coordinates) when it has one."""
+    entry = _entry(tool)
+    text = entry.get("vision_description") if vision else None
+    return " ".join(str(text or entry["description"]).split())
 
 
 def arg_description(tool: str, arg: str) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.metadata
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -25,6 +26,7 @@ def test_doctor_reports_a_working_browser_and_tokenizer() -> None:
     assert "starts: yes" in proc.stdout
     assert "o200k_base: loads" in proc.stdout
     assert "playwright" in proc.stdout
+    assert re.search(r"^pillow +\S", proc.stdout, re.M)  # the vision extra, or "not installed"
 
 
 def test_unknown_command_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:

@@ -28,7 +28,7 @@ def _doctor(args: argparse.Namespace) -> int:
     ok = True
     print(f"python      {platform.python_version()} ({sys.executable})")
     for dist in ("webrefs", "playwright", "pydantic", "tiktoken", "langchain-core",
-                 "llama-index-core", "vcrpy"):
+                 "llama-index-core", "vcrpy", "pillow"):
         try:
             version = importlib.metadata.version(dist)
         except importlib.metadata.PackageNotFoundError:

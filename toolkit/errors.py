@@ -408,6 +408,7 @@ def _last_log_line(text: str) -> str:
 
 _EXTRA_PACKAGES = {
     "langchain": "langchain-core", "llamaindex": "llama-index-core", "evals": "vcrpy",
+    "vision": "Pillow",
 }
 
 

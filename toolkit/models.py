@@ -30,6 +30,8 @@ __all__ = [
     "RenderedFrom",
     "RequestRecord",
     "SafetyDecision",
+    "ScreenMark",
+    "Screenshot",
     "SelectOption",
     "Snapshot",
     "SnapshotStats",
@@ -310,7 +312,7 @@ class ActionResult(_Model):
     """The target as given (ref or description)."""
     ref: str | None = None
     """The ref acted on (resolved from a description when needed)."""
-    matched_by: Literal["ref", "description"] | None = None
+    matched_by: Literal["ref", "description", "point"] | None = None
     error_code: str | None = None
     message: str = ""
     """One sentence of what happened, for the model."""
@@ -347,6 +349,46 @@ class ActionResult(_Model):
             said = f": {quote(d.message, 200)}" if d.message else ""
             parts.append(f"{d.type} dialog {d.handled}{said}")
         return "; ".join(parts) + "."
+
+
+class ScreenMark(_Model):
+    """One ref drawn on a screenshot (set-of-marks), in image pixels."""
+
+    ref: str
+    box: tuple[int, int, int, int]
+    """The element's box ``(x, y, w, h)`` in the image, cut to it."""
+    label: tuple[int, int, int, int]
+    """Where the label holding the ref is drawn."""
+
+
+class Screenshot(_Model):
+    """What ``web_screenshot`` took: the image (``png``, not serialized), its size, the part of
+    the page it shows, the refs drawn on it and what it costs a model."""
+
+    url: str = ""
+    width: int
+    """Image width in pixels."""
+    height: int
+    scale: float
+    """Image pixels per CSS pixel (below 1 when the image was downscaled)."""
+    region: tuple[float, float, float, float]
+    """The part of the page shown, ``(x, y, w, h)`` in CSS pixels of the main document."""
+    viewport: bool = True
+    """The image shows the viewport (else one element's box, or the whole page)."""
+    marks: list[ScreenMark] = Field(default_factory=list)
+    """The refs drawn (empty for a plain screenshot)."""
+    tokens: dict[str, int] = Field(default_factory=dict)
+    """Estimated input tokens of the image per provider family
+    (``webrefs.render.marks.TOKEN_RULES``)."""
+    png: bytes = Field(default=b"", exclude=True, repr=False)
+
+    def to_image(self, x: float, y: float) -> tuple[float, float]:
+        """The image point of page point ``(x, y)`` (CSS pixels of the main document)."""
+        return (x - self.region[0]) * self.scale, (y - self.region[1]) * self.scale
+
+    def to_page(self, x: float, y: float) -> tuple[float, float]:
+        """The page point (CSS pixels of the main document) of image point ``(x, y)``."""
+        return self.region[0] + x / self.scale, self.region[1] + y / self.scale
 
 
 class TextResult(_Model):

@@ -18,7 +18,7 @@ from playwright.async_api import Page
 from . import actions
 from ._loop import Runner, blocking
 from .errors import InvalidArgumentError
-from .models import ActionResult, PageTree, Snapshot, TextResult
+from .models import ActionResult, PageTree, Screenshot, Snapshot, TextResult
 from .options import TabOptions, merge_options
 from .safety.policy import SafetyPolicy
 from .session.tabcore import TabCore
@@ -153,6 +153,16 @@ class Tab:
 
     click = blocking(aclick)
 
+    async def aclick_at(self, x: float, y: float, button: str = "left", double: bool = False,
+                        *, shown: str = "") -> ActionResult:
+        """Click at ``(x, y)``, CSS pixels of the page (the main document; the point must be on
+        screen), with real mouse input. The safety policy judges the element under the point
+        as it judges a ref's. ``shown``: how results name the point (default ``(x, y)``)."""
+        return await self._runner.arun(actions.click_at(
+            self._core, actions.PagePoint(x, y, shown), button=button, double=double))
+
+    click_at = blocking(aclick_at)
+
     async def adrag(self, target: str, to: str | None = None, dx: int | None = None,
                     dy: int | None = None) -> ActionResult:
         """Drag the element of ``target`` onto the element of ``to``, or by ``(dx, dy)`` CSS
@@ -161,11 +171,27 @@ class Tab:
 
     drag = blocking(adrag)
 
+    async def adrag_at(self, x: float, y: float, to_x: float, to_y: float, *,
+                       shown: str = "", to_shown: str = "") -> ActionResult:
+        """Drag from ``(x, y)`` to ``(to_x, to_y)``, CSS pixels of the page (both on screen),
+        with real mouse input; the result says what moved."""
+        return await self._runner.arun(actions.drag(
+            self._core, actions.PagePoint(x, y, shown), actions.PagePoint(to_x, to_y, to_shown)))
+
+    drag_at = blocking(adrag_at)
+
     async def ahover(self, target: str) -> ActionResult:
         """Move the mouse over ``target``."""
         return await self._runner.arun(actions.hover(self._core, target))
 
     hover = blocking(ahover)
+
+    async def ahover_at(self, x: float, y: float, *, shown: str = "") -> ActionResult:
+        """Move the mouse to ``(x, y)``, CSS pixels of the page (on screen)."""
+        return await self._runner.arun(actions.hover_at(self._core,
+                                                        actions.PagePoint(x, y, shown)))
+
+    hover_at = blocking(ahover_at)
 
     async def afill(self, target: str, value: str) -> ActionResult:
         """Replace the text of field ``target`` with ``value``, typed as a user would."""
@@ -235,6 +261,18 @@ class Tab:
         return await self._runner.arun(actions.screenshot(self._core, full_page))
 
     screenshot = blocking(ascreenshot)
+
+    async def ascreenshot_marked(self, ref: str | None = None, *, marks: bool = True,
+                                 full_page: bool = False, max_side: int | None = None,
+                                 max_pixels: int | None = None) -> Screenshot:
+        """The viewport (or the element of ``ref``, or the whole page) in CSS pixels, scaled
+        to fit a model's image limits, with each ref it shows drawn as a labelled box
+        (set-of-marks; ``marks=False`` for a plain image). Needs ``webrefs[vision]``."""
+        return await self._runner.arun(actions.screenshot_marked(
+            self._core, ref=ref, marks=marks, full_page=full_page, max_side=max_side,
+            max_pixels=max_pixels))
+
+    screenshot_marked = blocking(ascreenshot_marked)
 
     # -- for host programs (not model tools) ---------------------------------------------------
     async def aevaluate(self, expression: str, arg: Any = None, timeout_ms: int = 10_000) -> Any:

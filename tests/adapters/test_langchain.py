@@ -124,7 +124,17 @@ def test_screenshot_content_carries_an_image_block(fake: FakeTab) -> None:
     message = call(shot, {})
     assert isinstance(message.content, list)
     assert message.content[1]["type"] == "image" and message.content[1]["mime_type"] == "image/png"
-    assert message.artifact.startswith(b"\x89PNG")
+    assert message.artifact.png.startswith(b"\x89PNG")
+    assert [m.ref for m in message.artifact.marks] == ["e1"]
+
+
+def test_vision_without_pillow_names_the_install_command(fake: FakeTab,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "PIL", None)
+    monkeypatch.setitem(sys.modules, "PIL.Image", None)
+    with pytest.raises(ImportError, match=r"pip install 'webrefs\[vision\]'"):
+        WebToolkit.from_tab(fake, vision=True)
+    WebToolkit.from_tab(fake)  # without the screenshot tool, Pillow is not needed
 
 
 def test_system_prompt(fake: FakeTab) -> None:

@@ -13,7 +13,15 @@ from typing import Any
 
 from webrefs._loop import Runner
 from webrefs.errors import NavigationError, StaleRefError, UnknownRefError
-from webrefs.models import ActionResult, PageInfo, Snapshot, SnapshotStats, TextResult
+from webrefs.models import (
+    ActionResult,
+    PageInfo,
+    ScreenMark,
+    Screenshot,
+    Snapshot,
+    SnapshotStats,
+    TextResult,
+)
 
 PAGES = {
     "home": ("Coastal Lights", "http://demo.test/index.html", [
@@ -198,3 +206,11 @@ class FakeTab:
     async def ascreenshot(self, full_page: bool) -> bytes:
         await self._enter("screenshot", full_page)
         return b"\x89PNG\r\n\x1a\nfake"
+
+    async def ascreenshot_marked(self, ref: str | None = None, *, marks: bool = True,
+                                 full_page: bool = False) -> Screenshot:
+        await self._enter("screenshot_marked", (ref, marks, full_page))
+        return Screenshot(url=self.url, width=640, height=360, scale=0.5,
+                          region=(0, 0, 1280, 720), png=b"\x89PNG\r\n\x1a\nfake",
+                          marks=[ScreenMark(ref="e1", box=(1, 2, 3, 4), label=(1, 0, 20, 14))]
+                          if marks else [], tokens={"anthropic": 308})

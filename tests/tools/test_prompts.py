@@ -6,16 +6,22 @@ import pytest
 from webrefs import prompts
 from webrefs.tools import TOOL_SPECS
 from webrefs.tools.actionparse import parse_actions
-from webrefs.tools.args import ARGS_MODELS
+from webrefs.tools.args import ARGS_MODELS, VISION_ARGS_MODELS
 
 
 def test_every_tool_and_argument_has_words_and_nothing_else_does() -> None:
     assert prompts.tool_names() == list(TOOL_SPECS)
     for tool, model in ARGS_MODELS.items():
         assert len(prompts.tool_description(tool)) > 20
-        for arg, info in model.model_fields.items():
+        fields = dict(model.model_fields)
+        vision = VISION_ARGS_MODELS.get(tool)
+        if vision is not None:  # vision mode's model: its own description and more arguments
+            assert len(prompts.tool_description(tool, vision=True)) > 20
+            assert prompts.tool_description(tool, vision=True) != prompts.tool_description(tool)
+            fields.update(vision.model_fields)
+        for arg, info in fields.items():
             assert info.description == prompts.arg_description(tool, arg)
-        extra = set(prompts._entry(tool).get("args", {})) - set(model.model_fields)
+        extra = set(prompts._entry(tool).get("args", {})) - set(fields)
         assert not extra, f"{tool} describes arguments it does not have: {extra}"
 
 
@@ -56,3 +62,11 @@ def test_action_format_examples_parse_with_the_parser() -> None:
     actions = parse_actions(text)
     assert [a.tool for a in actions] == ["web_click", "web_fill", "web_click"]
     assert actions[1].args == {"ref": "e3", "value": "laptops"}
+
+
+def test_the_vision_prompt_explains_marks_and_points() -> None:
+    text = prompts.system_template("vision").template
+    for words in ("coloured box", "label holding its ref", "x and y are pixels",
+                  "latest web_screenshot", "to_x, to_y", "judged by the element under it"):
+        assert words in " ".join(text.split()), words
+    assert "never act by screen coordinates" not in text.lower()

@@ -231,7 +231,9 @@ def test_get_text_and_every_other_handler(fake: FakeTab) -> None:
     assert tools.call("web_go_back").artifact.action == "go_back"
     shot = tools.call("web_screenshot", {"full_page": True})
     assert shot.images and shot.images[0].startswith(b"\x89PNG")
-    assert "whole page" in shot.content
+    assert fake.calls[-1] == ("screenshot_marked", (None, True, True))
+    assert "whole page" in shot.content and "640 x 360 pixels" in shot.content
+    assert "1 elements are drawn" in shot.content and "e1" in shot.content
 
 
 def test_tool_output_unpacks_as_content_and_artifact() -> None:

@@ -25,7 +25,7 @@ from ..quoting import quote
 from .dom import run_js
 from .perform import Outcome, perform, timeout_ms
 from .pointer import ready_for_pointer
-from .targets import Target, resolve
+from .targets import PagePoint, Target, on_screen, resolve
 
 if TYPE_CHECKING:
     from ..session.tabcore import TabCore
@@ -63,6 +63,9 @@ _PLACE_JS = """(el) => {
 
 
 def _name(t: Target) -> str:
+    if t.point is not None:
+        what = f"{t.ref} ({t.label})" if t.ref else t.label
+        return f"{t.given} on {what}"
     return f"{t.ref} ({t.label})" if t.label else t.ref
 
 
@@ -133,9 +136,11 @@ def moved_words(before: dict[str, Any] | None, after: dict[str, Any] | None) -> 
     return " ".join(parts)
 
 
-async def drag(tab: TabCore, target: str, to: str | None = None, dx: int | None = None,
-               dy: int | None = None) -> ActionResult:
-    """Drag ``target``'s element to ``to``'s element, or by ``(dx, dy)`` CSS pixels."""
+async def drag(tab: TabCore, target: str | PagePoint, to: str | PagePoint | None = None,
+               dx: int | None = None, dy: int | None = None) -> ActionResult:
+    """Drag ``target``'s element (or from a point of the page) to ``to``'s element (or to a
+    point), or by ``(dx, dy)`` CSS pixels. Points are CSS pixels of the main document and
+    must be on screen; a drag from a point starts exactly there."""
     if (to is None) == (dx is None and dy is None):
         raise InvalidArgumentError("Give a drag either a destination ref or an offset (dx, dy), "
                                    "not both and not neither.",
@@ -147,14 +152,18 @@ async def drag(tab: TabCore, target: str, to: str | None = None, dx: int | None 
 
     async def act(t: Target | None) -> Outcome:
         assert t is not None
-        await ready_for_pointer(tab, t, "drag", refuse_disabled=True)
-        dest = await resolve(tab, to) if to is not None else None
+        if t.point is None:
+            await ready_for_pointer(tab, t, "drag", refuse_disabled=True)
+        dest = await resolve(tab, to) if isinstance(to, str) else None
         if dest is not None:
             await ready_for_pointer(tab, dest, "drag onto", refuse_disabled=False)
         before = await _place(tab, t)
         limit = timeout_ms(tab)
-        await t.handle.scroll_into_view_if_needed(timeout=limit)
-        sx, sy = await _centre(t, "from")
+        if t.point is not None:
+            sx, sy = t.point
+        else:
+            await t.handle.scroll_into_view_if_needed(timeout=limit)
+            sx, sy = await _centre(t, "from")
         mouse = tab.page.mouse
         await mouse.move(sx, sy)
         await mouse.down()
@@ -163,13 +172,19 @@ async def drag(tab: TabCore, target: str, to: str | None = None, dx: int | None 
             if dest is not None:
                 await dest.handle.scroll_into_view_if_needed(timeout=limit)
                 tx, ty = await _drop_point(dest, sx, sy)
+            elif isinstance(to, PagePoint):
+                tx, ty = await on_screen(tab, to)
             else:
                 tx, ty = sx + offset[0], sy + offset[1]
             await mouse.move(tx, ty, steps=STEPS)
         finally:
             await mouse.up()
-        where = f" onto {_name(dest)}" if dest is not None else \
-            f" by {offset[0]:+d}, {offset[1]:+d} px"
+        if dest is not None:
+            where = f" onto {_name(dest)}"
+        elif isinstance(to, PagePoint):
+            where = f" to {to}"
+        else:
+            where = f" by {offset[0]:+d}, {offset[1]:+d} px"
         outcome = Outcome(f"Dragged {_name(t)}{where}.")
 
         async def verify() -> None:
@@ -179,6 +194,10 @@ async def drag(tab: TabCore, target: str, to: str | None = None, dx: int | None 
             changed = seen is None or bool(seen.mutations or seen.navigated)
             if words:
                 outcome.message += f" {words}"
+            elif not changed and t.point is not None:
+                # a drawing surface (a canvas) changes no element: nothing to read back
+                outcome.message += (" No element on the page changed; what a drawing shows "
+                                    "is seen in a new web_screenshot.")
             elif not changed:
                 outcome.message += " Nothing on the page changed: the drag had no effect."
             outcome.readback.update({"before": before, "after": after})
@@ -186,4 +205,6 @@ async def drag(tab: TabCore, target: str, to: str | None = None, dx: int | None 
         outcome.verify = verify
         return outcome
 
-    return await perform(tab, "drag", target, act, doing=f"dragging {str(target)[:60]}")
+    doing = f"dragging from {target}" if isinstance(target, PagePoint) else \
+        f"dragging {str(target)[:60]}"
+    return await perform(tab, "drag", target, act, doing=doing)

@@ -197,7 +197,7 @@ async def perform(tab: TabCore, action: str, target: object | None, act: ActFn, 
             raise
         partial = ActionResult(
             action=action, target=str(target) if target is not None else None,
-            ref=resolved.ref if resolved else None,
+            ref=(resolved.ref or None) if resolved else None,
             matched_by=resolved.matched_by if resolved else None,
             url_before=url_before, url_after=url_before,
         )

@@ -24,13 +24,13 @@ from ..models import ActionResult, Node
 from ..render.outline import safe_role
 from .dom import click_landed, hit_test, inspect_for_pointer
 from .perform import Outcome, covered_error, perform, timeout_ms
-from .targets import Target
+from .targets import PagePoint, Target
 
 if TYPE_CHECKING:
     from ..session.tabcore import TabCore
     from ..snapshot.world import World
 
-__all__ = ["click", "hover", "ready_for_pointer"]
+__all__ = ["click", "click_at", "hover", "hover_at", "ready_for_pointer"]
 
 _BUTTONS = ("left", "right", "middle")
 _AGAIN_TIMEOUT_MS = 1_000
@@ -41,6 +41,9 @@ refuses it as not visible."""
 
 
 def _name(target: Target) -> str:
+    if target.point is not None:  # a point: the element under it, by ref when it has one
+        what = f"{target.ref} ({target.label})" if target.ref else target.label
+        return f"{target.given} on {what}"
     return f"{target.ref} ({target.label})" if target.label else target.ref
 
 
@@ -226,3 +229,38 @@ async def hover(tab: TabCore, target: str) -> ActionResult:
         return Outcome(f"Hovered over {_name(t)}.")
 
     return await perform(tab, "hover", target, act, doing=f"hovering over {str(target)[:60]}")
+
+
+async def click_at(tab: TabCore, point: PagePoint, *, button: str = "left",
+                   double: bool = False) -> ActionResult:
+    """Click at ``point`` (CSS pixels of the main document; it must be on screen) with
+    trusted mouse input. The element under it (the nearest one with a ref around what the
+    point hits) is the target the safety policy judges and the result names."""
+    if button not in _BUTTONS:
+        raise InvalidArgumentError(f"button must be one of {', '.join(_BUTTONS)}, got {button!r}.")
+    mouse: Literal["left", "right", "middle"] = button  # type: ignore[assignment]
+    verb = "double-click" if double else ("right-click" if button == "right" else "click")
+    leave = contextlib.ExitStack()
+
+    async def act(t: Target | None) -> Outcome:
+        assert t is not None and t.point is not None
+        if button == "left" and t.link:
+            leave.enter_context(tab.leaving())  # following a link: see click()
+        await tab.page.mouse.click(t.point[0], t.point[1], button=mouse,
+                                   click_count=2 if double else 1)
+        return Outcome(f"Clicked at {_name(t)}." if verb == "click"
+                       else f"{verb.capitalize()}ed at {_name(t)}.")
+
+    with leave:
+        return await perform(tab, "click", point, act, doing=f"{verb}ing at {point}")
+
+
+async def hover_at(tab: TabCore, point: PagePoint) -> ActionResult:
+    """Move the mouse to ``point`` (CSS pixels of the main document, on screen)."""
+
+    async def act(t: Target | None) -> Outcome:
+        assert t is not None and t.point is not None
+        await tab.page.mouse.move(t.point[0], t.point[1])
+        return Outcome(f"Moved the mouse to {_name(t)}.")
+
+    return await perform(tab, "hover", point, act, doing=f"hovering at {point}")

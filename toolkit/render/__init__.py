@@ -5,7 +5,9 @@ Pipeline (:func:`render` in :mod:`.renderer`): :mod:`.layout` (which nodes, fold
 :mod:`.attention` (what matters most) -> :mod:`.budget` (what fits in the token budget, and
 the markers that say what was cut) -> :mod:`.outline` (the text or JSON lines). Beside it:
 :mod:`.tokens` (tiktoken counting), :mod:`.pagetype` (what kind of page), :mod:`.summary`
-(the tier for tiny budgets) and :mod:`.diff` (what changed between two snapshots).
+(the tier for tiny budgets), :mod:`.diff` (what changed between two snapshots), and for
+screenshots :mod:`.marks` (which refs to mark, where labels go, image size and tokens) and
+:mod:`.picture` (drawing them, with Pillow).
 """
 
 from __future__ import annotations

@@ -7,7 +7,8 @@
 
 Which tools are offered: ``tools`` is where the selection starts (``"default"``: core and
 navigation; ``"all"``; a group name; or an exact list), ``include`` adds tools, ``exclude``
-removes them, ``vision=True`` adds the screenshot, ``allow_navigation=False`` drops
+removes them, ``vision=True`` adds the screenshot (and points of it as targets of
+``web_click``, ``web_hover`` and ``web_drag``), ``allow_navigation=False`` drops
 navigation. The groups (``TOOL_GROUPS``): ``core`` (snapshot, click, fill, select, check,
 scroll, press key, get text), ``navigation`` (navigate, go back), ``optional`` (hover, wait
 for, upload, tabs, screenshot), ``vision`` (screenshot), ``default`` and ``all``. Any name
@@ -19,12 +20,15 @@ list may use a group name for its tools::
 - :mod:`.options`: :class:`ToolOptions`;
 - :mod:`.fmt`: the text a model reads for results and errors;
 - :mod:`.actionparse`: actions written as JSON in a model's text, for models without tool calling.
+- :mod:`.capabilities`: what each provider family's chat API accepts (tool calls, images,
+  images in tool results), for adapters and the eval harness.
 
 Handlers use only the public :class:`~webrefs.Tab` / :class:`~webrefs.Browser` coroutines.
 """
 
 from __future__ import annotations
 
+from .capabilities import Capabilities, capabilities
 from .context import ToolContext, ToolOutput
 from .options import ToolOptions
 from .registry import WebTools
@@ -47,9 +51,11 @@ __all__ = [
     "OPTIONAL_TOOLS",
     "TOOL_GROUPS",
     "TOOL_SPECS",
+    "Capabilities",
     "ToolContext",
     "ToolOptions",
     "ToolOutput",
     "ToolSpec",
     "WebTools",
+    "capabilities",
 ]

@@ -14,15 +14,19 @@ from ..prompts import arg_description
 
 __all__ = [
     "ARGS_MODELS",
+    "VISION_ARGS_MODELS",
     "CheckArgs",
     "ClickArgs",
+    "ClickPointArgs",
     "DragArgs",
+    "DragPointArgs",
     "EvaluateArgs",
     "FillArgs",
     "GetTextArgs",
     "GoBackArgs",
     "GoForwardArgs",
     "HoverArgs",
+    "HoverPointArgs",
     "NavigateArgs",
     "PressKeyArgs",
     "ReloadArgs",
@@ -183,6 +187,78 @@ class TabsArgs(_Args):
 
 class ScreenshotArgs(_Args):
     full_page: bool = Field(False, description=_doc("web_screenshot", "full_page"))
+    ref: str | None = Field(None, description=_doc("web_screenshot", "ref"), min_length=1)
+    marks: bool = Field(True, description=_doc("web_screenshot", "marks"))
+
+
+# -- vision mode: pointer tools that also take a point of the latest screenshot -------------
+MAX_PIXEL = 20_000
+"""Largest screenshot coordinate taken."""
+
+
+def _pixel(tool: str, arg: str) -> Any:
+    return Field(None, ge=0, le=MAX_PIXEL, description=_doc(tool, arg))
+
+
+def _ref_or_point(ref: str | None, x: int | None, y: int | None, *, what: str = "") -> None:
+    if (x is None) != (y is None):
+        raise ValueError(f"give x and y together{what}")
+    if (ref is None) == (x is None):
+        raise ValueError(f"give either ref, or x and y (not both){what}")
+
+
+class ClickPointArgs(_Args):  # web_click in vision mode: a ref, or a point of a screenshot
+
+    ref: str | None = Field(None, description=_doc("web_click", "ref"), min_length=1)
+    x: int | None = _pixel("web_click", "x")
+    y: int | None = _pixel("web_click", "y")
+
+    @model_validator(mode="after")
+    def _one_target(self) -> ClickPointArgs:
+        _ref_or_point(self.ref, self.x, self.y)
+        return self
+
+
+class HoverPointArgs(_Args):  # web_hover in vision mode: a ref, or a point of a screenshot
+
+    ref: str | None = Field(None, description=_doc("web_hover", "ref"), min_length=1)
+    x: int | None = _pixel("web_hover", "x")
+    y: int | None = _pixel("web_hover", "y")
+
+    @model_validator(mode="after")
+    def _one_target(self) -> HoverPointArgs:
+        _ref_or_point(self.ref, self.x, self.y)
+        return self
+
+
+class DragPointArgs(_Args):
+    # web_drag in vision mode: from a ref or a point, onto a ref, to a point or by an offset
+
+    ref: str | None = Field(None, description=_doc("web_drag", "ref"), min_length=1)
+    x: int | None = _pixel("web_drag", "x")
+    y: int | None = _pixel("web_drag", "y")
+    to_ref: str | None = Field(default=None, description=_doc("web_drag", "to_ref"),
+                               min_length=1)
+    to_x: int | None = _pixel("web_drag", "to_x")
+    to_y: int | None = _pixel("web_drag", "to_y")
+    dx: int | None = Field(default=None, description=_doc("web_drag", "dx"), ge=-5000, le=5000)
+    dy: int | None = Field(default=None, description=_doc("web_drag", "dy"), ge=-5000, le=5000)
+
+    @model_validator(mode="after")
+    def _one_of_each(self) -> DragPointArgs:
+        _ref_or_point(self.ref, self.x, self.y, what=" for the start")
+        if (self.to_x is None) != (self.to_y is None):
+            raise ValueError("give to_x and to_y together")
+        ends = [self.to_ref is not None, self.to_x is not None,
+                self.dx is not None or self.dy is not None]
+        if sum(ends) != 1:
+            raise ValueError("give one end: to_ref, to_x and to_y, or dx and dy")
+        if self.ref is not None and self.to_x is not None:
+            raise ValueError("a drag from a ref ends on to_ref or by dx and dy; to_x and to_y "
+                             "go with x and y")
+        if self.x is not None and self.to_x is None:
+            raise ValueError("a drag from x and y ends at to_x and to_y")
+        return self
 
 
 ARGS_MODELS: dict[str, type[_Args]] = {
@@ -208,3 +284,11 @@ ARGS_MODELS: dict[str, type[_Args]] = {
     "web_screenshot": ScreenshotArgs,
 }
 """Tool name -> argument model."""
+
+VISION_ARGS_MODELS: dict[str, type[_Args]] = {
+    "web_click": ClickPointArgs,
+    "web_hover": HoverPointArgs,
+    "web_drag": DragPointArgs,
+}
+"""Tool name -> argument model in vision mode (``vision=True``), where it differs: pointer
+tools that also take ``x, y`` in pixels of the latest screenshot."""

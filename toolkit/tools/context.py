@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..errors import WebrefsError
-from ..models import ActionResult, Snapshot
+from ..models import ActionResult, Screenshot, Snapshot
 from ..render.diff import diff_snapshots
 from ..safety.fence import fence
 from .fmt import format_action
@@ -57,6 +57,9 @@ class ModelView:
     """Whether the model has been told about any active tab yet."""
     marker: str = ""
     """The fence marker of page content (random, or from the context's seed and fence key)."""
+    screens: dict[str, Screenshot] = field(default_factory=dict)
+    """The screenshot the model last saw of each tab: its points are what the coordinates
+    of pointer tools in vision mode mean."""
 
 
 class ToolContext:
@@ -97,6 +100,17 @@ class ToolContext:
         model holds now come from ``tab``."""
         self._seen[tab.id] = snap
         self._view.refs_tab = tab.id
+
+    def saw_screen(self, tab: Tab, shot: Screenshot) -> None:
+        """The screenshot the model last saw of ``tab`` (what its coordinates mean); the refs
+        drawn on it belong to ``tab``."""
+        self._view.screens[tab.id] = shot
+        if shot.marks:
+            self._view.refs_tab = tab.id
+
+    def screen(self, tab: Tab) -> Screenshot | None:
+        """The screenshot the model last saw of ``tab``, if any."""
+        return self._view.screens.get(tab.id)
 
     async def action_output(self, tab: Tab, result: ActionResult) -> ToolOutput:
         """Summary of ``result`` plus the snapshot or diff asked for by ``after_action``."""

@@ -31,7 +31,10 @@ class ToolOptions:
     """Offer ``web_navigate``, ``web_go_back``, ``web_go_forward`` and ``web_reload``. Set
     False when the host controls where the browser goes."""
     vision: bool = False
-    """Offer ``web_screenshot`` (for models that accept images)."""
+    """Vision mode, for models that read images: offer ``web_screenshot`` (each ref it shows
+    drawn as a labelled box), and let ``web_click``, ``web_hover`` and ``web_drag`` also take
+    ``x, y`` in pixels of the latest screenshot (their schemas have those arguments only
+    then). Needs ``webrefs[vision]`` (Pillow)."""
     fence: bool = True
     """Fence page content (snapshots, diffs, page text) between two marker lines the page
     cannot predict, saying it is data, not instructions."""

@@ -36,6 +36,7 @@ from ..errors import (
 from ..options import RenderOptions, merge_options
 from ..prompts import PAGE_STATE_LEFT_OUT, SYSTEM_MODES, action_format, render_system_prompt
 from ..quoting import quote
+from ..render.picture import require_pillow
 from ..render.tokens import require_encodings
 from ..safety.consent import MODEL_CALL
 from ..safety.fence import clean_line, make_marker
@@ -107,7 +108,8 @@ def _select_tools(options: ToolOptions, *, has_browser: bool) -> list[ToolSpec]:
             raise InvalidArgumentError("web_tabs needs a Browser; these tools act on one tab.")
         chosen.discard("web_tabs")
     chosen -= removed
-    return [s for n, s in TOOL_SPECS.items() if n in chosen]
+    return [s.for_vision() if options.vision else s
+            for n, s in TOOL_SPECS.items() if n in chosen]
 
 
 def _render_encoding(bound: object) -> str:
@@ -152,6 +154,8 @@ class WebTools:
         # Every snapshot and diff counts tokens: a tokenizer that cannot load is the host's
         # problem, so it fails here, once, and never reaches the model as a tool error.
         require_encodings(_render_encoding(bound), DIFF_ENCODING)
+        if any(s.name == "web_screenshot" for s in self.specs):
+            require_pillow()  # the screenshot draws with Pillow: the host's problem, here
         self._by_name = {s.name: s for s in self.specs}
         self._view = ModelView()
         # random, or from the context's seed and its secret key (never the seed alone)

@@ -12,12 +12,13 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ValidationError
 
 from ..errors import ActionTimeoutError, InvalidArgumentError, TabClosedError, WebrefsError
+from ..models import Screenshot
 from ..prompts import tool_description
 from ..render.tokens import TokenCounter
 from ..safety.fence import clean_line
@@ -53,6 +54,17 @@ class ToolSpec:
     args_model: type[BaseModel]
     handler: Handler = field(repr=False)
     kind: Kind = "core"
+    vision_args: type[BaseModel] | None = field(default=None, repr=False)
+    """The argument model in vision mode, when it differs (pointer tools that also take a
+    point of the latest screenshot)."""
+
+    def for_vision(self) -> ToolSpec:
+        """This tool as offered in vision mode (``vision=True``): its vision arguments and
+        description, when it has them."""
+        if self.vision_args is None:
+            return self
+        return replace(self, args_model=self.vision_args,
+                       description=tool_description(self.name, vision=True))
 
     def json_schema(self) -> dict[str, Any]:
         """JSON schema of the arguments."""
@@ -108,8 +120,28 @@ async def _snapshot(ctx: ToolContext, a: A.SnapshotArgs) -> ToolOutput:
     return ToolOutput(shown.text, shown)
 
 
-async def _click(ctx: ToolContext, a: A.ClickArgs) -> ToolOutput:
+def _page_point(ctx: ToolContext, tab: Tab, x: int, y: int) -> tuple[float, float, str]:
+    """Screenshot pixels ``(x, y)`` as a page point (CSS pixels of the main document) through
+    the last screenshot the model saw of ``tab``, and how results name it."""
+    shot = ctx.screen(tab)
+    if shot is None:
+        raise InvalidArgumentError(
+            "x and y are pixels of a screenshot, and none has been taken of this tab yet.",
+            hint="Call web_screenshot first, or give a ref.")
+    if x >= shot.width or y >= shot.height:
+        raise InvalidArgumentError(
+            f"({x}, {y}) is outside the latest screenshot, which is {shot.width} x "
+            f"{shot.height} pixels.", hint="Give a point inside the image.")
+    px, py = shot.to_page(x + 0.5, y + 0.5)  # the middle of the image pixel
+    return px, py, f"({x}, {y}) of the screenshot"
+
+
+async def _click(ctx: ToolContext, a: A.ClickArgs | A.ClickPointArgs) -> ToolOutput:
     tab = ctx.tab()
+    if a.ref is None:
+        assert isinstance(a, A.ClickPointArgs) and a.x is not None and a.y is not None
+        px, py, shown = _page_point(ctx, tab, a.x, a.y)
+        return await ctx.action_output(tab, await tab.aclick_at(px, py, shown=shown))
     return await ctx.action_output(tab, await tab.aclick(a.ref))
 
 
@@ -192,13 +224,24 @@ async def _evaluate(ctx: ToolContext, a: A.EvaluateArgs) -> ToolOutput:
     return ToolOutput(f"The expression returned (JSON):\n{ctx.fence(shown)}{note}", value)
 
 
-async def _drag(ctx: ToolContext, a: A.DragArgs) -> ToolOutput:
+async def _drag(ctx: ToolContext, a: A.DragArgs | A.DragPointArgs) -> ToolOutput:
     tab = ctx.tab()
+    if a.ref is None:
+        assert isinstance(a, A.DragPointArgs)
+        assert None not in (a.x, a.y, a.to_x, a.to_y)
+        x, y, shown = _page_point(ctx, tab, a.x or 0, a.y or 0)
+        to_x, to_y, to_shown = _page_point(ctx, tab, a.to_x or 0, a.to_y or 0)
+        return await ctx.action_output(
+            tab, await tab.adrag_at(x, y, to_x, to_y, shown=shown, to_shown=to_shown))
     return await ctx.action_output(tab, await tab.adrag(a.ref, a.to_ref, a.dx, a.dy))
 
 
-async def _hover(ctx: ToolContext, a: A.HoverArgs) -> ToolOutput:
+async def _hover(ctx: ToolContext, a: A.HoverArgs | A.HoverPointArgs) -> ToolOutput:
     tab = ctx.tab()
+    if a.ref is None:
+        assert isinstance(a, A.HoverPointArgs) and a.x is not None and a.y is not None
+        px, py, shown = _page_point(ctx, tab, a.x, a.y)
+        return await ctx.action_output(tab, await tab.ahover_at(px, py, shown=shown))
     return await ctx.action_output(tab, await tab.ahover(a.ref))
 
 
@@ -260,17 +303,50 @@ async def _tabs(ctx: ToolContext, a: A.TabsArgs) -> ToolOutput:
     return ToolOutput(format_tabs(lines, note=note), lines)
 
 
+MAX_LISTED_MARKS = 80
+"""Most refs a screenshot's text lists by name (the image shows them all)."""
+
+
 async def _screenshot(ctx: ToolContext, a: A.ScreenshotArgs) -> ToolOutput:
     tab = ctx.tab()
-    png = await tab.ascreenshot(a.full_page)
-    part = "whole page" if a.full_page else "visible part"
-    text = f"Screenshot of the {part} of {tab.url} ({len(png)} bytes, PNG) is attached."
-    return ToolOutput(text, png, images=(png,))
+    shot = await tab.ascreenshot_marked(a.ref, marks=a.marks, full_page=a.full_page)
+    ctx.saw_screen(tab, shot)
+    return ToolOutput(format_screenshot(shot, a.ref, a.full_page,
+                                        coordinates=ctx.options.vision), shot,
+                      images=(shot.png,))
+
+
+def format_screenshot(shot: Screenshot, ref: str | None, full_page: bool, *,
+                      coordinates: bool) -> str:
+    """What the model reads beside a screenshot: what it shows, its size and cost, the refs
+    drawn on it."""
+    part = (f"the element {ref}" if ref else "the whole page" if full_page
+            else "the visible part")
+    tokens = shot.tokens
+    cost = ", ".join(f"{tokens[k]} {name}" for k, name in
+                     (("anthropic", "Anthropic"), ("openai", "OpenAI"), ("google", "Gemini"))
+                     if k in tokens)
+    lines = [f"Screenshot of {part} of {clean_line(shot.url, 200)} is attached (PNG): "
+             f"{shot.width} x {shot.height} pixels, about {cost} image tokens."]
+    if shot.scale < 0.995:
+        lines.append(f"It is scaled down to {shot.scale:.2f} of the page's size.")
+    if shot.marks:
+        refs = [m.ref for m in shot.marks]
+        shown = ", ".join(refs[:MAX_LISTED_MARKS])
+        more = f" and {len(refs) - MAX_LISTED_MARKS} more" if len(refs) > MAX_LISTED_MARKS else ""
+        lines.append(f"{len(refs)} elements are drawn as coloured boxes, each labelled with its "
+                     f"ref: {shown}{more}. Act on them by ref.")
+    else:
+        lines.append("No elements are marked on it.")
+    if coordinates:
+        lines.append("x and y of web_click, web_hover and web_drag are pixels of this image.")
+    return "\n".join(lines)
 
 
 def _spec(name: str, handler: Handler, kind: Kind = "core") -> ToolSpec:
     description = tool_description(name)
-    return ToolSpec(name, description, A.ARGS_MODELS[name], handler, kind)
+    return ToolSpec(name, description, A.ARGS_MODELS[name], handler, kind,
+                    vision_args=A.VISION_ARGS_MODELS.get(name))
 
 
 TOOL_SPECS: dict[str, ToolSpec] = {
