@@ -77,3 +77,26 @@ def test_a_real_overlay_is_still_reported_as_covering(tools: WebTools) -> None:
     out = tools.run("web_click", {"ref": ref})
     assert out.is_error and "covered" in out.content and "Please wait" in out.content
     assert "nothing booked" in tools.call("web_get_text", {}).content
+
+
+def test_what_a_box_scrolled_out_of_view_holds_is_kept_and_marked(
+        browser: Browser, site: SiteServer) -> None:
+    tab = browser.new_tab()
+    try:
+        t = WebTools(browser, include=TOOLS)
+        t.call("web_navigate", {"url": site.url("/actions/scrolled-menu.html")})
+        full = t.call("web_snapshot", {"interactive_only": False}).content
+        assert 'heading "Starters" [level=2] [scrolled-out]' in full, full
+        assert 'button "Add Garlic bread" [scrolled-out] [ref=' in full, full
+        text = t.call("web_get_text", {}).content
+        assert "Starters" in text and "Garlic bread" in text, text
+        # text hidden by design (far above the page) stays out, in the box and outside it
+        for out in (full, text):
+            assert "order everything" not in out and "card number" not in out
+        ref = re.search(r'button "Add Garlic bread" \[scrolled-out\] \[ref=(\w+)\]', full)
+        assert ref, full
+        assert not t.run("web_click", {"ref": ref.group(1)}).is_error  # one scroll away
+        assert tab.evaluate("document.getElementById('order').textContent") == \
+            "Add Garlic bread"
+    finally:
+        tab.close()

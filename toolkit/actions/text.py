@@ -2,7 +2,8 @@
 
 Visible text is read by walking the DOM in document order: text under ``display:none``,
 ``visibility:hidden``, ``opacity:0``, zero-size clipped boxes (screen-reader-only tricks), tiny
-fonts, or far off-screen is left out, so hidden instructions planted in a page do not reach the
+fonts, or far off-screen is left out (content a scrolling box scrolled out of its view is
+kept: it is one scroll away), so hidden instructions planted in a page do not reach the
 model. Without a target the page's main content is read: ``<main>``, else the ``<article>``,
 else the block holding the most paragraph text, else the body. A text field (``<input>``,
 ``<textarea>``) gives its current value, never its markup's text (a textarea's text content is
@@ -58,8 +59,15 @@ _VISIBLE_TEXT_JS = """
     if ((s.overflow !== 'visible' || s.clip !== 'auto' || s.clipPath !== 'none') &&
         (r.width <= 2 || r.height <= 2) && s.display !== 'contents' && s.display !== 'inline')
       return true;
-    if (r.right + scrollX < -50 || r.left + scrollX > docW + 50 ||
-        r.bottom + scrollY < -50) return true;
+    if (r.left + scrollX > docW + 50) return true;
+    if (r.right + scrollX < -50 || r.bottom + scrollY < -50) {
+      // above or left of the page, unless a box it is in was scrolled past it
+      let x = r.right + scrollX, y = r.bottom + scrollY;
+      for (let a = el.parentElement; a && (x < -50 || y < -50); a = a.parentElement) {
+        x += a.scrollLeft; y += a.scrollTop;
+      }
+      if (x < -50 || y < -50) return true;
+    }
     if (parseFloat(s.fontSize) < 3 || parseFloat(s.textIndent) < -999) return true;
     if (/^rgba\\(.*,\\s*0\\)$|^transparent$/.test(s.color) &&
         !parseFloat(s.webkitTextStrokeWidth)) return true;

@@ -52,7 +52,7 @@ _SHOWN_STATES: tuple[tuple[str, bool], ...] = (
     # (state, whether a false value is worth showing)
     ("checked", False), ("selected", False), ("pressed", True), ("expanded", True),
     ("disabled", False), ("readonly", False), ("required", False), ("invalid", False),
-    ("focused", False), ("modal", False),
+    ("focused", False), ("modal", False), ("scrolled-out", False),
 )
 _PLAIN_INPUT_TYPES = frozenset({"", "text", "search", "submit", "button", "checkbox", "radio"})
 

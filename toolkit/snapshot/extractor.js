@@ -54,7 +54,8 @@
  *               content nodes with contentRefs
  *   level       heading level; tree item level (aria-level, else its nesting of tree items)
  *   states      {checked: true|false|"mixed", selected, disabled, readonly, required,
- *                expanded, pressed, focused, invalid, modal}
+ *                expanded, pressed, focused, invalid, modal, scrolled-out: scrolled out of a
+ *                box's view above the page's top, kept)
  *   attrs       whitelisted attributes (href, name, type, value, placeholder, src, action,
  *               method, alt, title, min, max, step, aria-* states), capped; data: URLs shortened
  *   value       current value of form controls (never of password fields), whitespace kept
@@ -257,6 +258,8 @@
   const vw = win.innerWidth, vh = win.innerHeight, sx = win.scrollX, sy = win.scrollY;
   const CLIP_RE = /rect\(\s*(-?[\d.]+)px,?\s*(-?[\d.]+)px,?\s*(-?[\d.]+)px,?\s*(-?[\d.]+)px/;
   const INSET_RE = /^inset\(\s*(?:5\d|[6-9]\d|100)%/;
+  // Elements scrolled out of a box's view above the page's top (kept, and marked).
+  const scrolledOut = new WeakSet();
   // 0 visible, 1 hidden with subtree; rect is filled in when the element has a box.
   function hiddenBox(el, cs, rect, clipPath) {
     const w = rect.width, h = rect.height;
@@ -274,7 +277,11 @@
       if (pos === 'fixed') {
         if (rect.right <= 0 || rect.bottom <= 0 || rect.left >= vw || rect.top >= vh) return true;
       } else if (rect.right + sx <= 0 || rect.bottom + sy <= 0) {
-        return true;
+        // above or left of the page, unless a box it is in was scrolled past it
+        let x = rect.right + sx, y = rect.bottom + sy;
+        for (let a = el.parentElement; a && (x <= 0 || y <= 0); a = a.parentElement) { x += a.scrollLeft; y += a.scrollTop; }
+        if (x <= 0 || y <= 0) return true;
+        scrolledOut.add(el);
       }
     }
     return false;
@@ -669,6 +676,7 @@
     if ((NATIVE_FOCUSABLE.has(tag) || tag === 'fieldset' || tag === 'optgroup' || tag === 'option') && el.matches(':disabled')) put('disabled', true);
     else if (el.getAttribute('aria-disabled') === 'true') put('disabled', true);
     if ((tag === 'input' || tag === 'textarea') && el.readOnly) put('readonly', true);
+    if (scrolledOut.has(el)) put('scrolled-out', true);
     else if (el.getAttribute('aria-readonly') === 'true') put('readonly', true);
     if ((tag === 'input' || tag === 'textarea' || tag === 'select') && el.required) put('required', true);
     else if (el.getAttribute('aria-required') === 'true') put('required', true);
