@@ -21,6 +21,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+from webrefs.render.pagetype import PRINTED, classify_page, guess_page  # noqa: E402
+
 from tests.helpers.pagetypes import (  # noqa: E402
     PRECISION,
     Score,
@@ -28,7 +30,6 @@ from tests.helpers.pagetypes import (  # noqa: E402
     read_labelled,
     score,
 )
-from webrefs.render.pagetype import PRINTED, classify_page, guess_page  # noqa: E402
 
 README = REPO / "benchmarks" / "README.md"
 START, END = "<!-- pagetype:start -->", "<!-- pagetype:end -->"
