@@ -224,7 +224,7 @@ class WebToolkit(BaseToolkit):
 
             bound: Any = self.browser if self.browser is not None else self.tab
             base = safety or (bound.safety if bound is not None else SafetyPolicy())
-            safety = replace(base, consent=approved_once)
+            safety = replace(base, consent=approved_once, consent_by="the user")
         self._webtools = WebTools(
             self.browser,
             tab=self.tab,

@@ -256,7 +256,7 @@ async def run_episode(
     except WebrefsError as err:
         return base.model_copy(update={"reason": f"no browser context: {err.message[:300]}"})
     # the sandbox approves every sensitive action; each decision is in the trajectory
-    ctx.set_safety(replace(ctx.safety, consent=_approve))
+    ctx.set_safety(replace(ctx.safety, consent=_approve, consent_by="the eval harness"))
     try:
         try:
             await ctx.anew_tab(loaded.start_url(task))

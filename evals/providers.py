@@ -12,6 +12,8 @@ fresh model per task, so no state leaks between episodes). Built in:
   task solvable; it is never an LLM.
 - ``reference-text``: the same baseline writing its actions as JSON in markdown, through the
   fallback for models without tool calling (proves that path offline).
+- ``human``: a person at the terminal reads what the model would (:mod:`.human`) and types
+  each action; a human baseline, one episode at a time.
 - ``llamaindex:openai-like:MODEL`` / ``llamaindex:openai:MODEL``: a LlamaIndex LLM, run
   through the LlamaIndex adapter in a ``FunctionAgent`` (any other LlamaIndex LLM object:
   build a :class:`Provider` with ``kind="llamaindex"`` in Python);
@@ -64,6 +66,9 @@ class Provider:
     """Temperature, seed, max output tokens: recorded in the results."""
     text_actions: bool = False
     """The model writes actions as JSON in markdown (no native tool calling)."""
+    human: bool = False
+    """A person types each action (the ``human`` provider): a human baseline, run one
+    episode at a time."""
     kind: Literal["langchain", "llamaindex"] = "langchain"
     """Which adapter and agent loop run it: a LangChain chat model in ``create_agent``, or a
     LlamaIndex function-calling LLM in a ``FunctionAgent``."""
@@ -134,6 +139,18 @@ def _heuristic(code: CodeScope | None = None) -> Provider:
         label="model-free baseline: matches goal words to roles and names (no per-task code)",
         baseline=True,
         make_model=lambda task: HeuristicChatModel(),
+    )
+
+
+def _human(code: CodeScope | None = None) -> Provider:
+    from .human import HumanChatModel
+
+    return Provider(
+        name="human",
+        label="human baseline: a person reads what the model would and types each action",
+        baseline=False,
+        human=True,
+        make_model=lambda task: HumanChatModel(),
     )
 
 
@@ -227,9 +244,11 @@ BUILTIN: dict[str, Callable[[CodeScope | None], Provider]] = {
     "reference": _reference,
     "reference-text": _reference_text,
     "heuristic": _heuristic,
+    "human": _human,
 }
-"""The offline providers by name (model-free baselines), made for a suite's code scope (the
-reference runs a task's policy only when the scope allows it)."""
+"""The offline providers by name (model-free baselines, and the human at the terminal), made
+for a suite's code scope (the reference runs a task's policy only when the scope allows
+it)."""
 BUILTIN_PROVIDERS = tuple(BUILTIN)
 
 

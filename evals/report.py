@@ -52,6 +52,8 @@ __all__ = [
 ]
 
 BASELINE_LABEL = "model-free baseline"
+HUMAN_LABEL = "human baseline"
+"""How a provider whose actions a person typed is always described."""
 
 _STATUSES: tuple[Status, ...] = ("success", "failure", "invalid", "error")
 _SYMBOL = {"success": "✓", "failure": "✗", "invalid": "⚠", "error": "!"}
@@ -73,6 +75,8 @@ class _Provider:
 def provider_label(summary: ProviderSummary) -> str:
     """How a provider is described: a baseline always says ``model-free baseline``."""
     label = " ".join(summary.label.split())
+    if summary.human and not label.lower().startswith(HUMAN_LABEL):
+        return f"{HUMAN_LABEL}: {label}" if label else HUMAN_LABEL
     if not summary.baseline:
         return label
     if label.lower().startswith(BASELINE_LABEL):

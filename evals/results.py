@@ -6,7 +6,7 @@
   "suite": {"name", "path", "content_hash", "tasks"},
   "run": {"webrefs", "git_commit", "playwright", "browser", "python", "started", "finished",
           "options": {...}, "seed", "shard", "pages": "live" | "replay" | "record"},
-  "providers": {NAME: {"label", "baseline", "settings", "tasks", "succeeded", "failed",
+  "providers": {NAME: {"label", "baseline", "human", "settings", "tasks", "succeeded", "failed",
                        "invalid", "errors", "success_rate", "ci95": [lo, hi],
                        "tokens_per_success", "observation_tokens_per_success",
                        "cost_per_success", "median_steps", "tool_errors": {kind: n}}},
@@ -116,6 +116,8 @@ class ProviderSummary(_Model):
     """How the provider is shown (e.g. "model-free baseline: the reference solutions")."""
     baseline: bool = False
     """A model-free baseline, not an LLM."""
+    human: bool = False
+    """A human baseline: a person typed each action (the ``human`` provider)."""
     settings: dict[str, Any] = Field(default_factory=dict)
     tasks: int = 0
     succeeded: int = 0
@@ -196,7 +198,7 @@ def wilson(successes: int, n: int, z: float = 1.959964) -> tuple[float, float] |
 
 
 def summarize(episodes: Iterable[Episode], *, label: str = "", baseline: bool = False,
-              settings: dict[str, Any] | None = None) -> ProviderSummary:
+              settings: dict[str, Any] | None = None, human: bool = False) -> ProviderSummary:
     """The summary of one provider's episodes."""
     eps = list(episodes)
     counts = Counter(e.status for e in eps)
@@ -210,6 +212,7 @@ def summarize(episodes: Iterable[Episode], *, label: str = "", baseline: bool = 
     return ProviderSummary(
         label=label,
         baseline=baseline,
+        human=human,
         settings=settings or {},
         tasks=len(eps),
         succeeded=counts["success"],
@@ -259,11 +262,11 @@ def resummarize(results: Results) -> Results:
     providers = {}
     for name, eps in by_provider.items():
         old = results.providers.get(name, ProviderSummary())
-        providers[name] = summarize(eps, label=old.label, baseline=old.baseline,
+        providers[name] = summarize(eps, label=old.label, baseline=old.baseline, human=old.human,
                                     settings=old.settings)
     for name, old in results.providers.items():
         providers.setdefault(name, summarize([], label=old.label, baseline=old.baseline,
-                                             settings=old.settings))
+                                             human=old.human, settings=old.settings))
     return results.model_copy(update={"providers": providers})
 
 

@@ -203,6 +203,9 @@ async def run_suite(options: RunOptions, *, progress: ProgressFn | None = None) 
                                                            **options.provider_settings)
         for p in named.values()
     ]
+    if options.workers > 1 and any(p.human for p in providers):
+        raise InvalidArgumentError("The human provider plays one episode at a time.",
+                                   hint="Run it with --workers 1.")
     tasks = select_tasks(loaded.suite.tasks, only=options.tasks, shard=options.shard)
     out = options.out
     out.mkdir(parents=True, exist_ok=True)
@@ -262,7 +265,7 @@ async def run_suite(options: RunOptions, *, progress: ProgressFn | None = None) 
                         content_hash=loaded.content_hash, tasks=len(tasks)),
         run=run,
         providers={p.name: summarize([], label=p.label, baseline=p.baseline,
-                                     settings=p.settings) for p in providers},
+                                     settings=p.settings, human=p.human) for p in providers},
         episodes=[e for e in done.values() if e.task in {t.id for t in tasks}],
     )
     todo = [(t, p) for p in providers for t in tasks if (p.name, t.id) not in done]

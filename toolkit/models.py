@@ -233,6 +233,9 @@ class HeldRequest(_Model):
     """The consent callback was asked about this request and decided it (``False`` for one
     covered by the consent its action already had, and for one refused with no one to
     decide: no callback, or one that answered ``None``)."""
+    decided_by: str | None = None
+    """Who answered when it was asked (``SafetyPolicy.consent_by``: ``"the user"``, ``"the
+    host's policy"``, ``"the eval harness"``)."""
     cause: Literal["action", "page"] = "action"
     tab: str | None = None
     """The tab whose page sent it, when known."""
@@ -255,6 +258,9 @@ class SafetyDecision(_Model):
     """Why the rules gave that level (empty for ``auto``)."""
     outcome: Literal["allowed", "approved", "refused"] = "allowed"
     """What happened: ran without asking, ran with consent, or was not run."""
+    decided_by: str | None = None
+    """Who gave or refused the consent (``SafetyPolicy.consent_by``); ``None`` when no one
+    was asked."""
     gated: bool = True
     """Whether the policy applied (``False``: the host program's own call under
     ``gate="tools"``: classified and recorded, never stopped)."""

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import pytest
 from webrefs import WebTools
-from webrefs.errors import ConsentError
+from webrefs.errors import ConsentError, InvalidArgumentError
 from webrefs.safety import DEFAULT_RULES, ConsentRequest, Rule, SafetyPolicy
 
 from tests.helpers.server import SiteServer
@@ -49,7 +50,7 @@ def test_a_sync_callback_sees_the_request_and_decides(make_tools: Make, site: Si
     tools.call("web_navigate", {"url": site.url("/safety/pay.html")})
     pay = _ref(tools, "Pay 5000 EUR")
     out = tools.run("web_click", {"ref": pay})
-    assert out.is_error and "The user refused web_click" in out.content
+    assert out.is_error and "The host's policy refused web_click" in out.content
     assert _state(tools) == "unpaid"
     (request,) = asked
     assert request.action == "click" and request.target == pay
@@ -58,8 +59,37 @@ def test_a_sync_callback_sees_the_request_and_decides(make_tools: Make, site: Si
 
     tools.browser.set_safety(SafetyPolicy(consent=lambda r: True))  # type: ignore[union-attr]
     ok = tools.call("web_click", {"ref": pay})
-    assert _state(tools) == "PAID" and "confirmed by the user" in ok.content
+    assert _state(tools) == "PAID" and "(confirmed by the host's policy)" in ok.content
     assert ok.artifact.safety.outcome == "approved" and ok.artifact.safety.level == "confirm"
+
+
+def test_the_note_names_who_decided(make_tools: Make, site: SiteServer) -> None:
+    # a callback that decides by rule is not a person: the note may not say "the user"
+    tools = make_tools(SafetyPolicy(consent=lambda r: True))
+    tools.call("web_navigate", {"url": site.url("/safety/pay.html")})
+    ok = tools.call("web_click", {"ref": _ref(tools, "Pay 5000 EUR")})
+    assert "(confirmed by the host's policy)" in ok.content and "the user" not in ok.content
+    assert ok.artifact.safety.decided_by == "the host's policy"
+
+    for who in ("the user", "the eval harness"):
+        tools.browser.set_safety(  # type: ignore[union-attr]
+            SafetyPolicy(consent=lambda r: True, consent_by=who))
+        tools.call("web_navigate", {"url": site.url("/safety/pay.html")})
+        ok = tools.call("web_click", {"ref": _ref(tools, "Pay 5000 EUR")})
+        assert f"(confirmed by {who})" in ok.content, ok.content
+        assert ok.artifact.safety.decided_by == who
+
+    tools.browser.set_safety(  # type: ignore[union-attr]
+        SafetyPolicy(consent=lambda r: False, consent_by="the eval harness"))
+    tools.call("web_navigate", {"url": site.url("/safety/pay.html")})
+    out = tools.run("web_click", {"ref": _ref(tools, "Pay 5000 EUR")})
+    assert out.is_error and "The eval harness refused web_click" in out.content, out.content
+    assert out.artifact.result.safety.decided_by == "the eval harness"
+
+
+def test_consent_by_must_name_someone() -> None:
+    with pytest.raises(InvalidArgumentError, match="consent_by"):
+        SafetyPolicy(consent_by=" ")
 
 
 def test_an_async_callback_works_too(make_tools: Make, site: SiteServer) -> None:

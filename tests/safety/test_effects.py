@@ -150,7 +150,7 @@ def test_a_sensitive_request_waits_for_the_users_answer(
     refs = _open(tools, site, probe.page, token)
     out = _run(tools, refs, probe)
     assert _settle(proxy, token, probe.path) == []
-    assert out.is_error and "the user refused the request it caused" in out.content, \
+    assert out.is_error and "the host's policy refused the request it caused" in out.content, \
         out.content  # type: ignore[attr-defined]
     (request,) = asked
     assert request.effect is not None and request.effect.method == probe.method
@@ -165,7 +165,7 @@ def test_a_sensitive_request_waits_for_the_users_answer(
     out = _run(tools, refs, probe)
     assert not out.is_error, out.content  # type: ignore[attr-defined]
     assert len(_settle(proxy, token, probe.path, wait_s=3.0)) == 1
-    assert "the user confirmed the request it caused" in out.content  # type: ignore[attr-defined]
+    assert "the host's policy confirmed the request it caused" in out.content  # type: ignore[attr-defined]
     assert [r.effect is not None for r in approved] == [True]
     effects = out.artifact.safety.effects  # type: ignore[attr-defined]
     assert [(h.outcome, h.asked) for h in effects if h.level == "confirm"] == [("approved", True)]
@@ -196,7 +196,7 @@ def test_consent_by_name_covers_the_actions_own_submission(
     (held,) = out.artifact.safety.effects
     assert held.outcome == "approved" and not held.asked
     assert any("card number" in r for r in held.reasons)
-    assert "confirmed by the user" in out.content
+    assert "confirmed by the host's policy" in out.content
 
 
 def test_web_navigate_to_a_delete_address_asks_before_it_leaves(
@@ -296,6 +296,6 @@ def test_a_slow_answer_about_a_held_navigation_outlasts_the_actions_timeout(
     tools.call("web_fill", {"ref": refs["Card number"], "value": "4111 1111 1111 1111"})
     out = tools.run("web_press_key", {"ref": refs["Card number"], "key": "Enter"})
     assert not out.is_error, out.content
-    assert len(asked) == 1 and "the user confirmed the request it caused" in out.content
+    assert len(asked) == 1 and "the host's policy confirmed the request it caused" in out.content
     assert len(_settle(proxy, token, "pay", wait_s=3.0)) == 1
     assert out.artifact.navigated and "/__effects/pay" in out.artifact.url_after

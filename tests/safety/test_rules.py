@@ -265,6 +265,37 @@ def test_classifier_levels() -> None:
     assert level(action="click", url="https://x.test/", target_name='button "Repay"') == "auto"
 
 
+@pytest.mark.parametrize("name", [
+    "Confirm booking", "Proceed to checkout", "Book now", "Book this flight", "Reserve",
+    "Reserve a table", "Confirm reservation", "Complete your booking", "Subscribe",
+    "Start my subscription", "Renew", "Donate", "Donate 15 EUR", "Confirm donation",
+    "预订", "订阅", "捐款",
+])
+def test_bookings_reservations_subscriptions_and_donations_are_purchases(name: str) -> None:
+    # on a page that says nothing sensitive, like the travel site's passenger form
+    decision = classify(DEFAULT_RULES, action="click", url="https://air.test/travel/passengers",
+                        target_name=f'button "{name}"')
+    assert decision.level == "confirm", decision
+    assert any("purchase" in r for r in decision.reasons)
+
+
+@pytest.mark.parametrize("path", ["/api/bookings", "/reservations/new", "/subscribe",
+                                  "/api/subscriptions", "/donations"])
+def test_requests_that_book_reserve_subscribe_or_donate_are_purchases(path: str) -> None:
+    assert _effect_level("POST", f"https://a.test{path}") == "confirm"
+    assert _effect_level("GET", f"https://a.test{path}", "navigate") != "confirm"
+
+
+@pytest.mark.parametrize("name", [
+    'link "Books"', 'link "Booking help"', 'button "Search flights"', 'link "Facebook"',
+    'button "Notebook"', 'link "Reservations policy"', 'link "Subscriptions"',
+])
+def test_words_near_purchases_are_not_purchases(name: str) -> None:
+    decision = classify(DEFAULT_RULES, action="click", url="https://air.test/",
+                        target_name=name)
+    assert decision.level != "confirm", (name, decision)
+
+
 def test_rules_are_validated_data() -> None:
     decision = classify((Rule("target", "launch", "block", "rockets"),), action="click",
                         target_name='button "Launch"')

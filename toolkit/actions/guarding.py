@@ -326,12 +326,15 @@ async def judge_action(tab: TabCore, action: str, target: object | None,
             host_hint="Pass SafetyPolicy(consent=callback) to let a person confirm such "
             "actions.",
             request=request, decision=refused)
+    who = policy.consent_by
     if not answer:
         raise ConsentError(
-            f"The user refused {what} ({why}); it was not done.",
+            f"{who[:1].upper()}{who[1:]} refused {what} ({why}); it was not done.",
             hint="Do not try it again; continue without it or ask the user what to do.",
-            request=request, refused=True, decision=refused)
-    return Judged(decision.model_copy(update={"outcome": "approved"}), judged_name, form)
+            request=request, refused=True,
+            decision=refused.model_copy(update={"decided_by": who}))
+    return Judged(decision.model_copy(update={"outcome": "approved", "decided_by": who}),
+                  judged_name, form)
 
 
 def effect_refusal(what: str, refused: list[HeldRequest], decision: SafetyDecision,
@@ -353,8 +356,8 @@ def effect_refusal(what: str, refused: list[HeldRequest], decision: SafetyDecisi
             request=request)
     if first.asked:
         return ConsentError(
-            f"{what} ran, but the user refused the request it caused, {sent} ({why}), so it "
-            "was not sent.",
+            f"{what} ran, but {first.decided_by or 'the user'} refused the request it caused, "
+            f"{sent} ({why}), so it was not sent.",
             hint="Do not try it again; continue without it or ask the user what to do.",
             refused=True, decision=decision, request=request)
     return ConsentError(

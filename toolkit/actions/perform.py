@@ -312,12 +312,12 @@ async def _run(tab: TabCore, action: str, target: object | None, act: ActFn,
         await _await_downloads(downloads)
         outcome.readback["downloads"] = [dict(d) for d in downloads]
     if decision is not None and decision.outcome == "approved":
-        outcome.message = f"{outcome.message} (confirmed by the user)"
+        outcome.message = f"{outcome.message} (confirmed by {decision.decided_by or 'the user'})"
     confirmed = [h for h in flight.asked if h.outcome == "approved"]
     if confirmed:
         sent = ", ".join(h.describe() for h in confirmed[:3])
-        outcome.message = f"{outcome.message} (the user confirmed the request it caused: " \
-            f"{sent})"
+        outcome.message = f"{outcome.message} ({confirmed[0].decided_by or 'the user'} " \
+            f"confirmed the request it caused: {sent})"
     result = partial.model_copy(update={
         "message": outcome.message,
         "readback": outcome.readback,

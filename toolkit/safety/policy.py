@@ -68,6 +68,10 @@ class SafetyPolicy:
     """Called for each ``confirm`` action with a ``ConsentRequest``; ``True`` runs it. Sync
     callbacks run on a worker thread (they may block on a human), async ones on the browser's
     loop. ``None``: ``confirm`` actions are refused with a message saying why."""
+    consent_by: str = "the host's policy"
+    """Who answers through ``consent``, as action results name them ("confirmed by ...",
+    "... refused"): ``"the user"`` when the callback asks a person, ``"the host's policy"``
+    (the default) when it decides by rule, ``"the eval harness"`` for the harness's sandbox."""
     gate: Literal["tools", "all"] = "tools"
     """Whose actions need consent: the model's tool calls (``"tools"``; the host program's own
     ``Tab`` calls are classified and recorded but not stopped), or every action (``"all"``)."""
@@ -85,6 +89,9 @@ class SafetyPolicy:
     use WebRTC unjudged."""
 
     def __post_init__(self) -> None:
+        if not isinstance(self.consent_by, str) or not self.consent_by.strip():
+            raise InvalidArgumentError("SafetyPolicy.consent_by must name who decides "
+                                       "(for example 'the user').")
         if self.gate not in ("tools", "all"):
             raise InvalidArgumentError(f"SafetyPolicy.gate must be 'tools' or 'all', "
                                        f"got {self.gate!r}.")

@@ -92,7 +92,12 @@ DEFAULT_RULES: tuple[Rule, ...] = (
          "notify", "the page talks about a payment, a deletion or something irreversible"),
     Rule("target", _W + r"(pay|purchase|buy|place (the |your |my )?order|order now|checkout"
          r"|check out|delete|remove|erase|destroy|transfer|send money|donate|unsubscribe"
-         r"|close account)(?![a-z])|支付|付款|购买|下单|删除|注销|转账",
+         r"|close account|book (now|it|this( [a-z]+)?)"
+         r"|reserve|confirm (the |your |my |this )?(booking|reservation|order|purchase"
+         r"|payment|subscription|donation|trip|flight|stay)|complete (the |your |my )?"
+         r"(booking|reservation|purchase|order|donation)|make (a |the )?(booking"
+         r"|reservation|donation)|subscribe|start (a |the |your |my )?(subscription"
+         r"|membership|trial)|renew)(?![a-z])|支付|付款|购买|下单|删除|注销|转账|预订|订阅|捐款",
          "confirm", "the target looks like a payment, purchase or deletion"),
     Rule("target", _W + r"(submit|order|cancel|confirm|send|sign up|register|subscribe"
          r"|book)(?![a-z])|提交|确认|取消",
@@ -101,7 +106,8 @@ DEFAULT_RULES: tuple[Rule, ...] = (
          r"|cancel[-_ ]?(subscription|membership|account|order))(?![a-z])",
          "confirm", "the request deletes, cancels or unsubscribes something"),
     Rule("request", _W + r"(pay|payments?|purchase|buy|checkout|check[-_]out|place[-_ ]?order"
-         r"|orders?|transfer|send[-_ ]?money|donate|withdraw)(?![a-z])",
+         r"|orders?|transfer|send[-_ ]?money|donate|donations?|withdraw|bookings?|reserve"
+         r"|reservations?|subscribe|subscriptions?)(?![a-z])",
          "confirm", "the request looks like a payment, a purchase or a transfer",
          actions=("submit", "send")),
 )

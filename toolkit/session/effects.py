@@ -332,7 +332,9 @@ class EffectGate:
                 flight.last_answer = time.monotonic()
                 if navigation:
                     flight.asking_navigation = False
-        held = held.model_copy(update={"asked": answer is not None})
+        held = held.model_copy(update={
+            "asked": answer is not None,
+            "decided_by": policy.consent_by if answer is not None else None})
         if answer is None and flight is not None:
             flight.undecided.append(consent)
         allowed = self._remember(flight, key, held, answer)
