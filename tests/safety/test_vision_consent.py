@@ -60,7 +60,7 @@ def test_the_consent_callback_sees_the_element_under_the_point(make_tools: Make,
     x, y = _centre(tools, "Pay 5000 EUR")
     out = tools.run("web_click", {"x": x, "y": y})
     assert not out.is_error, out.content
-    assert _state(tools) == "PAID" and "confirmed by the user" in out.content
+    assert _state(tools) == "PAID" and "(confirmed by the host's policy)" in out.content
     (request,) = asked
     assert request.action == "click" and request.target_name == 'button "Pay 5000 EUR"'
     assert request.target == f"({x}, {y}) of the screenshot"

@@ -96,7 +96,7 @@ DEFAULT_RULES: tuple[Rule, ...] = (
          r"|reserve|confirm (the |your |my |this )?(booking|reservation|order|purchase"
          r"|payment|subscription|donation|trip|flight|stay)|complete (the |your |my )?"
          r"(booking|reservation|purchase|order|donation)|make (a |the )?(booking"
-         r"|reservation|donation)|subscribe|start (a |the |your |my )?(subscription"
+         r"|reservation|donation)|subscribe (now|and pay|for)|start (a |the |your |my )?(subscription"
          r"|membership|trial)|renew)(?![a-z])|支付|付款|购买|下单|删除|注销|转账|预订|订阅|捐款",
          "confirm", "the target looks like a payment, purchase or deletion"),
     Rule("target", _W + r"(submit|order|cancel|confirm|send|sign up|register|subscribe"
@@ -107,7 +107,7 @@ DEFAULT_RULES: tuple[Rule, ...] = (
          "confirm", "the request deletes, cancels or unsubscribes something"),
     Rule("request", _W + r"(pay|payments?|purchase|buy|checkout|check[-_]out|place[-_ ]?order"
          r"|orders?|transfer|send[-_ ]?money|donate|donations?|withdraw|bookings?|reserve"
-         r"|reservations?|subscribe|subscriptions?)(?![a-z])",
+         r"|reservations?|subscriptions?)(?![a-z])",
          "confirm", "the request looks like a payment, a purchase or a transfer",
          actions=("submit", "send")),
 )
