@@ -1,26 +1,57 @@
 """Waiting until the page is ready after an action, without ever hanging.
 
 Before an action, :func:`arm` installs a small monitor in the page's main document (a
-MutationObserver, and a wrapper around ``setTimeout`` that counts short timers scheduled from
-now on) and starts counting the requests the page makes. After the action,
-:meth:`Readiness.settle` polls that monitor until the page is *ready*:
+MutationObserver, and wrappers around ``setTimeout``, ``setInterval`` and
+``requestAnimationFrame``) and starts counting the requests the page makes. After the action,
+:meth:`Readiness.settle` polls that monitor until the action's effects are *quiet*:
 
-- no tracked timer is pending (timers scheduled in the first second after the action, with a
-  delay up to 2 s; ``setInterval`` and later timers are never waited for),
+- no timer the action started is pending (timeouts, and an interval's first run, scheduled
+  from the action until a second after it, with a delay up to 2 s; later timers are never
+  waited for),
 - no document, fetch, XHR or script request started after the action is still running, unless
   it has run longer than ``REQUEST_PATIENCE_MS`` (long polling; requests that were already
   running before the action, websockets, images and fonts are never waited for),
 - a navigation that started has reached ``DOMContentLoaded``, and a popup the page opened
   (``window.open`` or a link with a target) has appeared as a new page,
-- and the DOM has been quiet for a window, counted from the end of the action: ``quiet_ms``
-  (default 500 ms) once asynchronous work was seen (a pending request or slow timer, or DOM
-  changes after the action returned), else a short window (at most ``SHORT_QUIET_MS``), so a
-  static page, whose changes all happen during the click itself, returns in tens of ms.
+- and the action's DOM changes have been quiet for a window, counted from the end of the
+  action: ``quiet_ms`` (default 500 ms) once asynchronous work was seen (a pending request or
+  slow timer, or changes after the action returned), else a short window (at most
+  ``SHORT_QUIET_MS``), so a static page, whose changes all happen during the click itself,
+  returns in tens of ms.
+
+**The action's changes and the page's own.** Pages that never stop moving (a price moved by a
+chain of timeouts, a clock, a carousel, a CSS animation or a video whose events the page shows)
+would otherwise hold every action until the bound. The monitor tells their changes from the
+action's in two ways, neither of them a rule about particular pages:
+
+- *Lineage of callbacks.* Each timer, interval and animation frame callback carries the
+  lineage of the code that scheduled it: the action's (scheduled while the action is being
+  tracked, outside any such callback) or the page's (scheduled before the action, or by a
+  callback of the page's own). A callback keeps its lineage when it schedules the next one, so
+  a self-rescheduling chain that ran before the action is never a pending timer of the action,
+  and one the action started is (for as long as timers are tracked). The DOM changes a
+  callback makes synchronously (and in the microtasks it queues) are taken from the observer
+  as it returns and charged to its lineage: a change made by the action's own callbacks always
+  counts, wherever it lands (results streamed into the very area that ticks).
+- *What was changing before.* The monitor keeps, per element, when it last changed and how
+  (an attribute by name, its text, children swapped, added or removed). At arm, an element
+  that changed that way at least twice in the last ``historyMs`` (2 s), the last time within
+  ``rhythmMs`` (600 ms), is changing by itself: further changes of that kind to it, and
+  changes inside what such a change put in, are the page's own, unless the action's own
+  callbacks make them. A kind seen only once just before the action counts once (its first
+  change after the action is the action's), then as the page's. A change of a new kind (a
+  list that grows where a price was swapped, even when the page's own loop makes it in
+  answer to the action) counts as the action's. A document never watched before is watched
+  for ``OBSERVE_MS`` before its first action, and what it changes in that moment is its own.
+
+The page's own changes are counted apart (``ReadyReport.ambient``) and never waited for; a
+page that keeps changing *because* of the action (an interval it started, a stream of results)
+is still waited for up to the bound, and the result says so.
 
 Everything is bounded by ``max_wait_ms``: every page evaluation has its own short timeout, so a
-page whose main thread is stuck in ``while(true)``, a dialog storm, an animation or a page that
-never stops mutating ends the wait at the bound and says so (``reason``). Network idle is never
-waited for.
+page whose main thread is stuck in ``while(true)``, a dialog storm, or a page that never stops
+changing because of the action ends the wait at the bound and says so (``reason``). Network
+idle is never waited for.
 """
 
 from __future__ import annotations
@@ -81,7 +112,7 @@ _MONITOR_JS = """
           trackUntil: -1, mut0: 0, added0: 0, amb0: 0, trackMs: 1000, maxDelay: 2000,
           asyncMs: 50, epoch: 0, arms: 0, born: born, cur: undefined,
           historyMs: 2000, rhythmMs: 600, historyCap: 400, recent: new Map(),
-          ambient: new WeakMap(), prior: new WeakMap(),
+          ambient: new WeakMap(), prior: new WeakMap(), since: new WeakMap(), newDoc: false,
           churn: new WeakSet()};
     const pending = new Map();
     const recount = () => {
@@ -127,32 +158,57 @@ _MONITOR_JS = """
       }
     };
     const inChurn = (el) => {
-      for (let e = el, i = 0; e && i < 40; e = e.parentElement, i++) if (st.churn.has(e)) return true;
+      for (let e = el, i = 0; e && i < 40; e = e.parentElement, i++) {
+        if (st.churn.has(e)) return true;
+      }
       return false;
     };
     // lin: the lineage of the callback that made the records (undefined when not known:
     // an event, a promise, the action itself)
+    // one change seen as the page's own, by one of its signatures
+    const known = (el, kind, now) => {
+      const kinds = st.ambient.get(el), once = st.prior.get(el);
+      if (kinds && kinds.has(kind)) return true;
+      if (once && once.has(kind)) {
+        // seen just once before the action: its first change after it counts as the
+        // action's, a change again on that rhythm is the page's own
+        if (once.get(kind)) return true;
+        once.set(kind, true);
+      }
+      if (st.newDoc) {
+        // a document the action opened has no "before": there, a change repeated on a
+        // rhythm (a fourth time, each within rhythmMs of the last) is the page's own
+        let seen = st.since.get(el);
+        if (!seen) st.since.set(el, seen = new Map());
+        const prev = seen.get(kind);
+        const n = prev && now - prev[1] <= st.rhythmMs ? prev[0] + 1 : 1;
+        seen.set(kind, [n, now]);
+        return n > 3;
+      }
+      return false;
+    };
     const see = (records, lin) => {
       const now = performance.now();
       for (const r of records) {
         const el = keyOf(r), kind = kindOf(r);
+        // an attribute is also seen from the parent (a carousel moves its class from one
+        // slide to the next: each slide changes rarely, their parent on a rhythm)
+        const up = r.type === 'attributes' && el ? el.parentElement : null;
         // the action's own callbacks make its changes; any other change is the page's own
         // when that element was changing that way before the action (or lies in what such a
         // change put in)
         let ambient = false;
-        if (el && lin !== st.epoch) {
-          const kinds = st.ambient.get(el), once = st.prior.get(el);
-          ambient = !!((kinds && kinds.has(kind)) || inChurn(el));
-          if (!ambient && once && once.has(kind)) {
-            // seen just once before the action: its first change after it counts as the
-            // action's, a change again on that rhythm is the page's own
-            if (once.get(kind)) ambient = true; else once.set(kind, true);
-          }
+        if (el && (lin !== st.epoch || st.newDoc)) {
+          const mine = known(el, kind, now), near = up ? known(up, '^' + kind, now) : false;
+          ambient = mine || near || inChurn(el);
         }
         if (el) stamp(el, kind, now);
+        if (up) stamp(up, '^' + kind, now);
         if (ambient) {
           st.amb++;
-          if (r.type === 'childList') for (const n of r.addedNodes) if (n.nodeType === 1) st.churn.add(n);
+          if (r.type === 'childList') {
+            for (const n of r.addedNodes) if (n.nodeType === 1) st.churn.add(n);
+          }
           continue;
         }
         st.mut++;
@@ -161,7 +217,9 @@ _MONITOR_JS = """
       }
     };
     let obs = null;
-    const take = (lin) => { if (obs) { const rs = obs.takeRecords(); if (rs.length) see(rs, lin); } };
+    const take = (lin) => {
+      if (obs) { const rs = obs.takeRecords(); if (rs.length) see(rs, lin); }
+    };
     try {
       obs = new MutationObserver((records) => see(records, undefined));
       obs.observe(document, {subtree: true, childList: true, attributes: true,
@@ -272,6 +330,7 @@ _MONITOR_JS = """
   } else if (mode === 'arm' || mode === 'rearm') {
     if (mode === 'arm') st.baseline(now, st.arms === 0 && now - st.born < st.historyMs);
     else { st.ambient = new WeakMap(); st.prior = new WeakMap(); st.churn = new WeakSet(); }
+    st.newDoc = mode === 'rearm'; st.since = new WeakMap();
     st.arms++; st.epoch++;
     st.armedAt = now; st.mut0 = st.mut; st.added0 = st.added; st.amb0 = st.amb; st.clear();
     st.opens0 = st.opens;
@@ -590,7 +649,7 @@ async def arm(tab: TabCore, *, quiet_ms: int | None = None,
                   max_wait_ms=max(0, min(int(m), 60_000)))
     r.listen()
     state = await r.poll("arm", EVAL_TIMEOUT_S)
-    if state is not None and state.get("fresh"):
+    if state is not None and state.get("fresh") and tab.page.url != "about:blank":
         # a document never watched before: look at what it changes by itself for a moment,
         # so that its own rhythm is known before the action
         await asyncio.sleep(OBSERVE_MS / 1000)
