@@ -39,10 +39,16 @@ action's in two ways, neither of them a rule about particular pages:
   ``rhythmMs`` (600 ms), is changing by itself: further changes of that kind to it, and
   changes inside what such a change put in, are the page's own, unless the action's own
   callbacks make them. A kind seen only once just before the action counts once (its first
-  change after the action is the action's), then as the page's. A change of a new kind (a
-  list that grows where a price was swapped, even when the page's own loop makes it in
-  answer to the action) counts as the action's. A document never watched before is watched
-  for ``OBSERVE_MS`` before its first action, and what it changes in that moment is its own.
+  change after the action is the action's), then as the page's. An attribute change is also
+  seen from the element's parent (a carousel moves a class from slide to slide: each slide
+  changes rarely, their parent on a rhythm). A change of a new kind (a list that grows where
+  a price was swapped, even when the page's own loop makes it in answer to the action) counts
+  as the action's. A document never watched before is watched for ``OBSERVE_MS`` before its
+  first action, and what it changes in that moment is its own.
+- *A document the action opened* (a navigation) has no "before": all of it is the action's,
+  except a change repeated on a rhythm (a fourth time, each within ``rhythmMs`` of the last),
+  which is the page's own from then on, so a navigation to a page that ticks ends once the
+  page has loaded and its one-off changes are quiet.
 
 The page's own changes are counted apart (``ReadyReport.ambient``) and never waited for; a
 page that keeps changing *because* of the action (an interval it started, a stream of results)
