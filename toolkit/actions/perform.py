@@ -507,6 +507,8 @@ def _finish(tab: TabCore, result: ActionResult, report: readiness.ReadyReport | 
         readback.setdefault("ready", report.reason)
         if report.added_elements:
             readback.setdefault("added_elements", report.added_elements)
+        if report.ambient:
+            readback.setdefault("ambient_changes", report.ambient)
     return result.model_copy(update={
         "message": message,
         "url_after": url_after,

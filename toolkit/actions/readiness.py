@@ -1,26 +1,63 @@
 """Waiting until the page is ready after an action, without ever hanging.
 
 Before an action, :func:`arm` installs a small monitor in the page's main document (a
-MutationObserver, and a wrapper around ``setTimeout`` that counts short timers scheduled from
-now on) and starts counting the requests the page makes. After the action,
-:meth:`Readiness.settle` polls that monitor until the page is *ready*:
+MutationObserver, and wrappers around ``setTimeout``, ``setInterval`` and
+``requestAnimationFrame``) and starts counting the requests the page makes. After the action,
+:meth:`Readiness.settle` polls that monitor until the action's effects are *quiet*:
 
-- no tracked timer is pending (timers scheduled in the first second after the action, with a
-  delay up to 2 s; ``setInterval`` and later timers are never waited for),
+- no timer the action started is pending (timeouts, and an interval's first run, scheduled
+  from the action until a second after it, with a delay up to 2 s; later timers are never
+  waited for),
 - no document, fetch, XHR or script request started after the action is still running, unless
   it has run longer than ``REQUEST_PATIENCE_MS`` (long polling; requests that were already
   running before the action, websockets, images and fonts are never waited for),
 - a navigation that started has reached ``DOMContentLoaded``, and a popup the page opened
   (``window.open`` or a link with a target) has appeared as a new page,
-- and the DOM has been quiet for a window, counted from the end of the action: ``quiet_ms``
-  (default 500 ms) once asynchronous work was seen (a pending request or slow timer, or DOM
-  changes after the action returned), else a short window (at most ``SHORT_QUIET_MS``), so a
-  static page, whose changes all happen during the click itself, returns in tens of ms.
+- and the action's DOM changes have been quiet for a window, counted from the end of the
+  action: ``quiet_ms`` (default 500 ms) once asynchronous work was seen (a pending request or
+  slow timer, or changes after the action returned), else a short window (at most
+  ``SHORT_QUIET_MS``), so a static page, whose changes all happen during the click itself,
+  returns in tens of ms.
+
+**The action's changes and the page's own.** Pages that never stop moving (a price moved by a
+chain of timeouts, a clock, a carousel, a CSS animation or a video whose events the page shows)
+would otherwise hold every action until the bound. The monitor tells their changes from the
+action's in two ways, neither of them a rule about particular pages:
+
+- *Lineage of callbacks.* Each timer, interval and animation frame callback carries the
+  lineage of the code that scheduled it: the action's (scheduled while the action is being
+  tracked, outside any such callback) or the page's (scheduled before the action, or by a
+  callback of the page's own). A callback keeps its lineage when it schedules the next one, so
+  a self-rescheduling chain that ran before the action is never a pending timer of the action,
+  and one the action started is (for as long as timers are tracked). The DOM changes a
+  callback makes synchronously (and in the microtasks it queues) are taken from the observer
+  as it returns and charged to its lineage: a change made by the action's own callbacks always
+  counts, wherever it lands (results streamed into the very area that ticks).
+- *What was changing before.* The monitor keeps, per element, when it last changed and how
+  (an attribute by name, its text, children swapped, added or removed). At arm, an element
+  that changed that way at least twice in the last ``historyMs`` (2 s), the last time within
+  ``rhythmMs`` (600 ms), is changing by itself: further changes of that kind to it, and
+  changes inside what such a change put in, are the page's own, unless the action's own
+  callbacks make them. A kind seen only once just before the action counts once (its first
+  change after the action is the action's), then as the page's. An attribute change is also
+  seen from the element's parent (a carousel moves a class from slide to slide: each slide
+  changes rarely, their parent on a rhythm). A change of a new kind (a list that grows where
+  a price was swapped, even when the page's own loop makes it in answer to the action) counts
+  as the action's. A document never watched before is watched for ``OBSERVE_MS`` before its
+  first action, and what it changes in that moment is its own.
+- *A document the action opened* (a navigation) has no "before": all of it is the action's,
+  except a change repeated on a rhythm (a fourth time, each within ``rhythmMs`` of the last),
+  which is the page's own from then on, so a navigation to a page that ticks ends once the
+  page has loaded and its one-off changes are quiet.
+
+The page's own changes are counted apart (``ReadyReport.ambient``) and never waited for; a
+page that keeps changing *because* of the action (an interval it started, a stream of results)
+is still waited for up to the bound, and the result says so.
 
 Everything is bounded by ``max_wait_ms``: every page evaluation has its own short timeout, so a
-page whose main thread is stuck in ``while(true)``, a dialog storm, an animation or a page that
-never stops mutating ends the wait at the bound and says so (``reason``). Network idle is never
-waited for.
+page whose main thread is stuck in ``while(true)``, a dialog storm, or a page that never stops
+changing because of the action ends the wait at the bound and says so (``reason``). Network
+idle is never waited for.
 """
 
 from __future__ import annotations
@@ -57,6 +94,9 @@ REQUEST_PATIENCE_MS = 2_000
 """A request running longer than this is treated as background (long polling)."""
 POPUP_PATIENCE_MS = 5_000
 """Longest wait for a popup the page opened to show up as a new tab."""
+OBSERVE_MS = 300
+"""How long a document never watched before is watched before its first action, to learn
+which of its elements it changes by itself."""
 POLL_MS = 25
 """Pause between two polls of the page."""
 EVAL_TIMEOUT_S = 0.5
@@ -69,51 +109,194 @@ _ASYNC_TIMER_MS = 50
 # The monitor lives on a non-enumerable symbol property of the window: idempotent per document.
 _MONITOR_JS = """
 (mode) => {
-  const KEY = Symbol.for('webrefs.readiness.v1'), PRISTINE = %s;
+  const KEY = Symbol.for('webrefs.readiness.v2'), PRISTINE = %s;
   let st = window[KEY];
   const fresh = !st;
   if (!st) {
-    st = {mut: 0, added: 0, last: -1, timers: 0, slowTimers: 0, armedAt: -1e9, trackUntil: -1,
-          mut0: 0, added0: 0, trackMs: 1000, maxDelay: 2000, asyncMs: 50};
+    const born = performance.now();
+    st = {mut: 0, added: 0, amb: 0, last: -1, timers: 0, slowTimers: 0, armedAt: -1e9,
+          trackUntil: -1, mut0: 0, added0: 0, amb0: 0, trackMs: 1000, maxDelay: 2000,
+          asyncMs: 50, epoch: 0, arms: 0, born: born, cur: undefined,
+          historyMs: 2000, rhythmMs: 600, historyCap: 400, recent: new Map(),
+          ambient: new WeakMap(), prior: new WeakMap(), since: new WeakMap(), newDoc: false,
+          churn: new WeakSet()};
     const pending = new Map();
-    const done = (id) => {
-      if (pending.has(id)) {
-        pending.delete(id);
-        st.timers = pending.size;
-        let slow = 0; for (const d of pending.values()) if (d >= st.asyncMs) slow++;
-        st.slowTimers = slow;
+    const recount = () => {
+      let n = 0, slow = 0;
+      for (const [lin, d] of pending.values()) {
+        if (lin !== st.epoch) continue;
+        n++; if (d >= st.asyncMs) slow++;
+      }
+      st.timers = n; st.slowTimers = slow;
+    };
+    const done = (id) => { if (pending.delete(id)) recount(); };
+    st.clear = () => { pending.clear(); st.timers = 0; st.slowTimers = 0; };
+    // what one mutation record changed: the element, and the kind of change to it
+    const keyOf = (r) => {
+      const t = r.target;
+      if (!t) return null;
+      return t.nodeType === 1 ? t : t.parentElement;
+    };
+    const kindOf = (r) => {
+      if (r.type === 'attributes') return 'a:' + r.attributeName;
+      if (r.type === 'characterData') return 't';
+      let add = 0, rem = 0;
+      for (const n of r.addedNodes) if (n.nodeType === 1) add++;
+      for (const n of r.removedNodes) if (n.nodeType === 1) rem++;
+      return add > rem ? 'grow' : add < rem ? 'shrink' : 'swap';
+    };
+    const stamp = (el, kind, now) => {
+      let kinds = st.recent.get(el);
+      if (kinds) st.recent.delete(el); else kinds = new Map();
+      st.recent.set(el, kinds);
+      const times = kinds.get(kind) || [];
+      if (!times.length || now - times[times.length - 1] > 5) {
+        times.push(now); if (times.length > 4) times.shift();
+      }
+      kinds.set(kind, times);
+      for (const [old, oldKinds] of st.recent) {
+        if (st.recent.size <= st.historyCap) {
+          let newest = -1e9;
+          for (const ts of oldKinds.values()) newest = Math.max(newest, ts[ts.length - 1]);
+          if (now - newest <= st.historyMs) break;
+        }
+        st.recent.delete(old);
       }
     };
-    st.clear = () => { pending.clear(); st.timers = 0; st.slowTimers = 0; };
-    try {
-      const obs = new MutationObserver((records) => {
-        st.mut += records.length;
-        for (const r of records) {
-          if (r.type !== 'childList') continue;
-          for (const n of r.addedNodes) if (n.nodeType === 1) st.added++;
+    const inChurn = (el) => {
+      for (let e = el, i = 0; e && i < 40; e = e.parentElement, i++) {
+        if (st.churn.has(e)) return true;
+      }
+      return false;
+    };
+    // lin: the lineage of the callback that made the records (undefined when not known:
+    // an event, a promise, the action itself)
+    // one change seen as the page's own, by one of its signatures
+    const known = (el, kind, now) => {
+      const kinds = st.ambient.get(el), once = st.prior.get(el);
+      if (kinds && kinds.has(kind)) return true;
+      if (once && once.has(kind)) {
+        // seen just once before the action: its first change after it counts as the
+        // action's, a change again on that rhythm is the page's own
+        if (once.get(kind)) return true;
+        once.set(kind, true);
+      }
+      if (st.newDoc) {
+        // a document the action opened has no "before": there, a change repeated on a
+        // rhythm (a fourth time, each within rhythmMs of the last) is the page's own
+        let seen = st.since.get(el);
+        if (!seen) st.since.set(el, seen = new Map());
+        const prev = seen.get(kind);
+        const n = prev && now - prev[1] <= st.rhythmMs ? prev[0] + 1 : 1;
+        seen.set(kind, [n, now]);
+        return n > 3;
+      }
+      return false;
+    };
+    const see = (records, lin) => {
+      const now = performance.now();
+      for (const r of records) {
+        const el = keyOf(r), kind = kindOf(r);
+        // an attribute is also seen from the parent (a carousel moves its class from one
+        // slide to the next: each slide changes rarely, their parent on a rhythm)
+        const up = r.type === 'attributes' && el ? el.parentElement : null;
+        // the action's own callbacks make its changes; any other change is the page's own
+        // when that element was changing that way before the action (or lies in what such a
+        // change put in)
+        let ambient = false;
+        if (el && (lin !== st.epoch || st.newDoc)) {
+          const mine = known(el, kind, now), near = up ? known(up, '^' + kind, now) : false;
+          ambient = mine || near || inChurn(el);
         }
-        st.last = performance.now();
-      });
+        if (el) stamp(el, kind, now);
+        if (up) stamp(up, '^' + kind, now);
+        if (ambient) {
+          st.amb++;
+          if (r.type === 'childList') {
+            for (const n of r.addedNodes) if (n.nodeType === 1) st.churn.add(n);
+          }
+          continue;
+        }
+        st.mut++;
+        if (r.type === 'childList') for (const n of r.addedNodes) if (n.nodeType === 1) st.added++;
+        st.last = now;
+      }
+    };
+    let obs = null;
+    const take = (lin) => {
+      if (obs) { const rs = obs.takeRecords(); if (rs.length) see(rs, lin); }
+    };
+    try {
+      obs = new MutationObserver((records) => see(records, undefined));
       obs.observe(document, {subtree: true, childList: true, attributes: true,
                              characterData: true});
-    } catch (e) {}
+    } catch (e) { obs = null; }
+    // the lineage of a callback scheduled now: the running callback's, else this action's
+    // while it is being tracked, else the page's own (0)
+    const lineage = () => st.cur !== undefined ? st.cur
+      : performance.now() < st.trackUntil ? st.epoch : 0;
+    const within = (lin, fn) => function () {
+      take(undefined);
+      const outer = st.cur; st.cur = lin;
+      try { return fn.apply(this, arguments); }
+      finally {
+        st.cur = outer; take(lin);
+        try { Promise.resolve().then(() => take(lin)); } catch (e) {}
+      }
+    };
     try {
       const origSet = window.setTimeout, origClear = window.clearTimeout;
       window.setTimeout = function (fn, delay, ...args) {
-        const d = Number(delay) || 0;
-        const track = typeof fn === 'function' && d <= st.maxDelay &&
+        if (typeof fn !== 'function') return origSet.call(window, fn, delay, ...args);
+        const d = Number(delay) || 0, lin = lineage();
+        const track = lin !== 0 && lin === st.epoch && d <= st.maxDelay &&
                       performance.now() < st.trackUntil;
-        if (!track) return origSet.call(window, fn, delay, ...args);
         let id;
-        const wrapped = function () { done(id); return fn.apply(this, arguments); };
+        const body = within(lin, fn);
+        const wrapped = track ? function () { done(id); return body.apply(this, arguments); }
+                              : body;
         id = origSet.call(window, wrapped, delay, ...args);
-        pending.set(id, d);
-        st.timers = pending.size;
-        if (d >= st.asyncMs) st.slowTimers++;
-        st.sawSlowTimer = st.sawSlowTimer || d >= st.asyncMs;
+        if (track) {
+          pending.set(id, [lin, d]);
+          recount();
+          st.sawSlowTimer = st.sawSlowTimer || d >= st.asyncMs;
+        }
         return id;
       };
       window.clearTimeout = function (id) { done(id); return origClear.call(window, id); };
+      const origInterval = window.setInterval;
+      // an interval the action starts is waited for until it has run once (it then changes
+      // the page as the action's own, for as long as it runs)
+      window.setInterval = function (fn, delay, ...args) {
+        if (typeof fn !== 'function') return origInterval.call(window, fn, delay, ...args);
+        const d = Number(delay) || 0, lin = lineage();
+        const track = lin !== 0 && lin === st.epoch && d <= st.maxDelay &&
+                      performance.now() < st.trackUntil;
+        const body = within(lin, fn);
+        let id, first = track;
+        const wrapped = first ? function () {
+          if (first) { first = false; done(id); }
+          return body.apply(this, arguments);
+        } : body;
+        id = origInterval.call(window, wrapped, delay, ...args);
+        if (track) {
+          pending.set(id, [lin, d]);
+          recount();
+          st.sawSlowTimer = st.sawSlowTimer || d >= st.asyncMs;
+        }
+        return id;
+      };
+      const origClearInterval = window.clearInterval;
+      window.clearInterval = function (id) {
+        done(id); return origClearInterval.call(window, id);
+      };
+      const origFrame = window.requestAnimationFrame;
+      if (typeof origFrame === 'function') {
+        window.requestAnimationFrame = function (fn) {
+          if (typeof fn !== 'function') return origFrame.call(window, fn);
+          return origFrame.call(window, within(lineage(), fn));
+        };
+      }
     } catch (e) {}
     // popups: window.open calls that opened something, clicks on links to another target
     st.opens = 0;
@@ -128,12 +311,35 @@ _MONITOR_JS = """
         if (a && t && !['_self', '_parent', '_top'].includes(t)) st.opens++;
       }, true);
     } catch (e) {}
+    // the changes the page was making by itself before an action: a change to an element
+    // seen `need` times in the recent history (once, when all there is of it is the short
+    // look taken before this document's first action)
+    st.baseline = (now, fromScratch) => {
+      take(undefined);
+      const need = fromScratch ? 1 : 2, map = new WeakMap(), prior = new WeakMap();
+      for (const [el, kinds] of st.recent) {
+        for (const [kind, times] of kinds) {
+          if (now - times[times.length - 1] > st.rhythmMs) continue;  // it stopped
+          let n = 0; for (const t of times) if (now - t <= st.historyMs) n++;
+          if (n >= need) { let s = map.get(el); if (!s) map.set(el, s = new Set()); s.add(kind); }
+          else { let m = prior.get(el); if (!m) prior.set(el, m = new Map()); m.set(kind, false); }
+        }
+      }
+      st.ambient = map; st.prior = prior; st.churn = new WeakSet();
+    };
     try { Object.defineProperty(window, KEY, {value: st, enumerable: false}); }
     catch (e) { window[KEY] = st; }
   }
   const now = performance.now();
-  if (mode === 'arm' || mode === 'rearm') {
-    st.armedAt = now; st.mut0 = st.mut; st.added0 = st.added; st.clear(); st.opens0 = st.opens;
+  if (fresh && mode === 'arm') {
+    // a document seen for the first time: only watch; the caller looks again before acting
+  } else if (mode === 'arm' || mode === 'rearm') {
+    if (mode === 'arm') st.baseline(now, st.arms === 0 && now - st.born < st.historyMs);
+    else { st.ambient = new WeakMap(); st.prior = new WeakMap(); st.churn = new WeakSet(); }
+    st.newDoc = mode === 'rearm'; st.since = new WeakMap();
+    st.arms++; st.epoch++;
+    st.armedAt = now; st.mut0 = st.mut; st.added0 = st.added; st.amb0 = st.amb; st.clear();
+    st.opens0 = st.opens;
     st.sawSlowTimer = false;
     st.trackUntil = mode === 'arm' ? Infinity : now + st.trackMs;
     st.settleFrom = now;
@@ -156,6 +362,7 @@ _MONITOR_JS = """
   }
   const from = st.settleFrom || 0, se = document.scrollingElement || document.documentElement;
   const out = [['fresh', fresh], ['mut', st.mut - st.mut0], ['added', st.added - st.added0],
+               ['amb', st.amb - st.amb0],
                ['sinceMut', now - (st.last > from ? st.last : from)], ['mutAfter', st.last > from],
                ['timers', st.timers], ['slowTimer', !!st.sawSlowTimer],
                ['opens', st.opens - (st.opens0 || 0)], ['readyState', document.readyState],
@@ -228,7 +435,7 @@ def _tracker(page: Page) -> _Tracker:
 
 
 _FLAGS = frozenset({"fresh", "mutAfter", "slowTimer"})
-_NUMBERS = frozenset({"mut", "added", "sinceMut", "timers", "opens", "scrollHeight"})
+_NUMBERS = frozenset({"mut", "added", "amb", "sinceMut", "timers", "opens", "scrollHeight"})
 _TEXTS = frozenset({"readyState", "focused"})
 
 
@@ -262,7 +469,11 @@ class ReadyReport:
     """quiet, max_wait (bound reached while the page was still changing), busy (the page did
     not answer: a stuck main thread or a dialog storm), no_wait (max_wait_ms is 0) or closed."""
     mutations: int = 0
+    """Changes to the page that count as the action's (not those the page makes by itself)."""
     added_elements: int = 0
+    ambient: int = 0
+    """Changes the page made by itself during the wait, as it did before the action (not
+    waited for)."""
     navigated: bool = False
     pending_requests: int = 0
     focused: str | None = None
@@ -283,6 +494,7 @@ class Readiness:
     last_async_done: float = 0.0
     mutations: int = 0
     added: int = 0
+    ambient: int = 0
     _requests: dict[int, tuple[Request, float]] = field(default_factory=dict)
     _tracked: int = 0
     _listening: bool = False
@@ -377,6 +589,7 @@ class Readiness:
                 continue
             self.mutations = max(self.mutations, int(state.get("mut", 0)))
             self.added = max(self.added, int(state.get("added", 0)))
+            self.ambient = max(self.ambient, int(state.get("amb", 0)))
             report.focused = state.get("focused")
             if state.get("slowTimer") or state.get("mutAfter"):
                 self.saw_async = True
@@ -428,6 +641,7 @@ class Readiness:
         report.waited_ms = round((time.monotonic() - self.started) * 1000, 1)
         report.mutations = self.mutations
         report.added_elements = self.added
+        report.ambient = self.ambient
         report.navigated = self.navigated
         return report
 
@@ -440,6 +654,11 @@ async def arm(tab: TabCore, *, quiet_ms: int | None = None,
     r = Readiness(tab, quiet_ms=max(0, min(int(q), 10_000)),
                   max_wait_ms=max(0, min(int(m), 60_000)))
     r.listen()
-    await r.poll("arm", EVAL_TIMEOUT_S)
+    state = await r.poll("arm", EVAL_TIMEOUT_S)
+    if state is not None and state.get("fresh") and tab.page.url != "about:blank":
+        # a document never watched before: look at what it changes by itself for a moment,
+        # so that its own rhythm is known before the action
+        await asyncio.sleep(OBSERVE_MS / 1000)
+        await r.poll("arm", EVAL_TIMEOUT_S)
     r.started = time.monotonic()
     return r
