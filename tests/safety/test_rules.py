@@ -268,7 +268,8 @@ def test_classifier_levels() -> None:
 @pytest.mark.parametrize("name", [
     "Confirm booking", "Proceed to checkout", "Book now", "Book this flight", "Reserve",
     "Reserve a table", "Confirm reservation", "Complete your booking",
-    "Subscribe for 9 EUR a month", "Start my subscription", "Renew", "Donate", "Donate 15 EUR", "Confirm donation",
+    "Subscribe for 9 EUR a month", "Start my subscription", "Renew", "Donate", "Donate 15 EUR",
+    "Confirm donation",
     "预订", "订阅", "捐款",
 ])
 def test_bookings_reservations_subscriptions_and_donations_are_purchases(name: str) -> None:
