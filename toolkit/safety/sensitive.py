@@ -97,7 +97,8 @@ DEFAULT_RULES: tuple[Rule, ...] = (
          r"|payment|subscription|donation|trip|flight|stay)|complete (the |your |my )?"
          r"(booking|reservation|purchase|order|donation)|make (a |the )?(booking"
          r"|reservation|donation)|subscribe (now|and pay|for)"
-         r"|start (a |the |your |my )?(subscription|membership|trial)|renew)(?![a-z])|支付|付款|购买|下单|删除|注销|转账|预订|订阅|捐款",
+         r"|start (a |the |your |my )?(subscription|membership|trial)|renew)(?![a-z])"
+         r"|支付|付款|购买|下单|删除|注销|转账|预订|订阅|捐款",
          "confirm", "the target looks like a payment, purchase or deletion"),
     Rule("target", _W + r"(submit|order|cancel|confirm|send|sign up|register|subscribe"
          r"|book)(?![a-z])|提交|确认|取消",
