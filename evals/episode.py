@@ -31,7 +31,7 @@ from webrefs.render.tokens import count_tokens
 
 from .checks import CheckResult, check_all
 from .inputs import read_har
-from .loop import EpisodeOptions, LoopResult, classify_error
+from .loop import CLOCK_START, EpisodeOptions, LoopResult, classify_error
 from .providermodel import EpisodeModel, content_text
 from .providers import Provider
 from .recording import CassetteMode
@@ -130,6 +130,48 @@ def _left_recording(requests: list[RequestRecord], recorded: set[tuple[str, str]
     return None
 
 
+SETUP_TICK_MS = 50
+"""While a task's setup runs on a controlled clock, the clock moves in steps of this much
+(its page may wait on a timer for the page to be ready)."""
+SETUP_GRACE_S = 1.0
+"""Real time a setup is given before the clock first moves for it."""
+SETUP_TICKS = 400
+"""Most clock steps a setup may take (20 s of page time)."""
+
+
+def step_advance(options: EpisodeOptions, tool: str, args: dict[str, Any]) -> float:
+    """Page time, in ms, that passes before a tool call: the step, plus the seconds of a
+    ``web_wait_for`` that waits for time (its text waits see only the step: on a paused clock
+    the page's timers do not move while it polls)."""
+    extra = 0.0
+    if tool == "web_wait_for" and args.get("seconds") is not None:
+        try:
+            extra = max(0.0, min(float(args["seconds"]), 30.0)) * 1000
+        except (TypeError, ValueError):
+            extra = 0.0
+    return options.step_ms + extra
+
+
+def _clock_middleware(ctx: Browser, options: EpisodeOptions) -> Any:
+    """The middleware that moves the episode's clock before each tool call (see
+    :func:`step_advance`); ``final_answer`` ends the episode and moves nothing."""
+    from langchain.agents.middleware import AgentMiddleware
+
+    class ClockStep(AgentMiddleware):  # type: ignore[type-arg]
+        async def awrap_tool_call(self, request: Any, handler: Any) -> Any:
+            call = request.tool_call
+            name = str(call.get("name", ""))
+            if name != "final_answer":
+                try:
+                    await ctx.aadvance_clock(step_advance(options, name,
+                                                          dict(call.get("args") or {})))
+                except WebrefsError:
+                    pass  # a closed context: the tool call reports it
+            return await handler(request)
+
+    return ClockStep()
+
+
 Starter = Callable[[], Awaitable[Task]]
 """Starts the task on its page (its setup) and gives back the task with the goal to give."""
 
@@ -156,7 +198,8 @@ async def _langchain_loop(ctx: Browser, task: Task, provider: Provider, options:
         model = EpisodeModel(inner=model, text_actions=provider.text_actions,
                              cassette_path=calls if calls_mode else None,
                              cassette_mode=calls_mode, retries=options.retries)
-    agent: Any = create_agent(model, tools, system_prompt=system)
+    middleware = [_clock_middleware(ctx, options)] if ctx.clocked else []
+    agent: Any = create_agent(model, tools, system_prompt=system, middleware=middleware)
     max_steps = options.max_steps or task.max_steps
     task = await start()
     status: Status = "failure"
@@ -185,8 +228,16 @@ async def _start(ctx: Browser, task: Task, options: EpisodeOptions) -> Task:
     if task.setup is None:
         return task
     try:
-        given = await ctx.active_tab.aevaluate(
-            task.setup.script, {"seed": options.seed, "time_limit": options.time_limit})
+        setup = asyncio.ensure_future(ctx.active_tab.aevaluate(
+            task.setup.script, {"seed": options.seed, "time_limit": options.time_limit}))
+        ticks = 0
+        while ctx.clocked and not setup.done() and ticks < SETUP_TICKS:
+            # a setup that needs no timer finishes in the first grace, with no time moved
+            await asyncio.wait([setup], timeout=SETUP_GRACE_S if ticks == 0 else 0.02)
+            if not setup.done():
+                await ctx.aadvance_clock(SETUP_TICK_MS)
+                ticks += 1
+        given = await setup
     except WebrefsError as err:
         raise SetupFailed(f"the setup failed: {err.message[:300]}") from None
     if not task.setup.goal:
@@ -244,6 +295,9 @@ async def run_episode(
             replay_har=str(replay_har) if replay_har else None,
             seed=options.seed,
             fence_key=fence_key,
+            # LlamaIndex's loop has no hook before a tool call: its pages keep real time
+            clock_at=CLOCK_START if options.step_ms > 0 and provider.kind != "llamaindex"
+            else None,
         )
     except WebrefsError as err:
         return base.model_copy(update={"reason": f"no browser context: {err.message[:300]}"})
