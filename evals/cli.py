@@ -2,7 +2,8 @@
 
     webrefs eval run [--suite demo] [--provider reference ...] [--out DIR] [--workers N]
                      [--shard i/N] [--pages DIR] [--resume] [--browser-endpoint URL]
-                     [--record | --replay DIR | --cassettes DIR] [--allow-code]
+                     [--record | --replay DIR | --cassettes DIR | --live] [--allow-code]
+        (--out DIR on a folder that holds recordings replays them unless --live is given)
     webrefs eval record --suite S --out DIR       record each task's pages (HAR)
     webrefs eval validate SUITE [--allow-code]    check a suite file, say which of its
                                                   fields name code, run every reference
@@ -106,6 +107,9 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--record", action="store_true",
                      help="record pages and LLM calls into --out (pages/, cassettes/)")
     run.add_argument("--resume", action="store_true", help="keep finished episodes in --out")
+    run.add_argument("--live", action="store_true",
+                     help="run live even when --out already holds recordings (by default "
+                          "they are replayed)")
     model = run.add_argument_group("LLM providers")
     model.add_argument("--base-url", default=None,
                        help="an OpenAI-compatible endpoint (with openai:MODEL)")
@@ -145,6 +149,13 @@ def _options(args: argparse.Namespace, *, record: bool = False) -> RunOptions:
     pages = getattr(args, "pages", None)
     cassettes = getattr(args, "cassettes", None)
     replay = getattr(args, "replay", None)
+    if (replay is None and pages is None and cassettes is None and not record
+            and not getattr(args, "record", False) and not getattr(args, "live", False)
+            and getattr(args, "command", None) == "run" and holds_recordings(args.out)):
+        # a run folder with recordings is replayed unless --live says so (what it holds:
+        # pages, model calls or both)
+        pages = args.out / "pages" if (args.out / "pages").is_dir() else None
+        cassettes = args.out / "cassettes" if (args.out / "cassettes").is_dir() else None
     if replay is not None:
         pages = pages or replay / "pages"
         cassettes = cassettes or replay / "cassettes"
@@ -166,6 +177,13 @@ def _options(args: argparse.Namespace, *, record: bool = False) -> RunOptions:
         prices=load_prices(args.prices) if getattr(args, "prices", None) else {},
         allow_code=args.allow_code,
     )
+
+
+def holds_recordings(folder: Path) -> bool:
+    """Whether ``folder`` is a run folder with recordings: pages (``pages/**.har``) or model
+    calls (``cassettes/**.yaml``)."""
+    return any(True for _ in (folder / "pages").rglob("*.har")) or \
+        any(True for _ in (folder / "cassettes").rglob("*.yaml"))
 
 
 def _write_reports(results: Results, folder: Path) -> list[Path]:

@@ -14,6 +14,7 @@ its recorded pages or its start page not loading (``invalid``), and the provider
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 import time
 from collections import Counter
@@ -157,16 +158,14 @@ def _clock_middleware(ctx: Browser, options: EpisodeOptions) -> Any:
     :func:`step_advance`); ``final_answer`` ends the episode and moves nothing."""
     from langchain.agents.middleware import AgentMiddleware
 
-    class ClockStep(AgentMiddleware):  # type: ignore[type-arg]
+    class ClockStep(AgentMiddleware):
         async def awrap_tool_call(self, request: Any, handler: Any) -> Any:
             call = request.tool_call
             name = str(call.get("name", ""))
             if name != "final_answer":
-                try:
+                with contextlib.suppress(WebrefsError):  # a closed context: the call says so
                     await ctx.aadvance_clock(step_advance(options, name,
                                                           dict(call.get("args") or {})))
-                except WebrefsError:
-                    pass  # a closed context: the tool call reports it
             return await handler(request)
 
     return ClockStep()

@@ -110,7 +110,8 @@ _SEED_JS = """(() => { let a = %d >>> 0;
 # with a paused clock every action would wait out its limit. The first script runs before the
 # clock's and keeps the real one; the second puts it back once the clock is installed.
 _KEEP_NOW_JS = """(() => { try { const p = performance, now = p.now.bind(p);
-  Object.defineProperty(window, Symbol.for('webrefs.realNow'), {value: now}); } catch (e) {} })();"""
+  Object.defineProperty(window, Symbol.for('webrefs.realNow'), {value: now});
+} catch (e) {} })();"""
 _REAL_NOW_JS = """(() => { try { const now = window[Symbol.for('webrefs.realNow')];
   if (typeof now === 'function') performance.now = now; } catch (e) {} })();"""
 
