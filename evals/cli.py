@@ -78,6 +78,9 @@ def _add_run_options(p: argparse.ArgumentParser, *, providers: bool = True) -> N
     p.add_argument("--timeout", type=float, default=300.0, help="seconds per episode")
     p.add_argument("--no-time-limit", dest="time_limit", action="store_false",
                    help="lift tasks' own time limits (MiniWoB++ pages' timers)")
+    p.add_argument("--step-ms", type=int, default=100, metavar="MS",
+                   help="page time that passes before each tool call on the episode's clock "
+                        "(0: the machine's clock)")
     p.add_argument("--browser-endpoint", default=None, metavar="URL",
                    help="attach to a running Chromium over CDP (http://host:9222)")
     p.add_argument("--headed", action="store_true", help="show the browser")
@@ -144,7 +147,8 @@ def _parser() -> argparse.ArgumentParser:
 def _options(args: argparse.Namespace, *, record: bool = False) -> RunOptions:
     episode = EpisodeOptions(max_tokens=args.max_tokens, after_action=args.after_action,
                              max_steps=args.max_steps, seed=args.seed, timeout_s=args.timeout,
-                             retries=getattr(args, "retries", 3), time_limit=args.time_limit)
+                             retries=getattr(args, "retries", 3), time_limit=args.time_limit,
+                             step_ms=max(0, args.step_ms))
     providers = tuple(getattr(args, "providers", None) or ("reference",))
     pages = getattr(args, "pages", None)
     cassettes = getattr(args, "cassettes", None)

@@ -140,6 +140,14 @@ SETUP_TICKS = 400
 """Most clock steps a setup may take (20 s of page time)."""
 
 
+STALL_S = 2.0
+"""A tool call still running after this much real time is waiting on page time (a timer the
+action started, a text a page timer will show): the clock then moves :data:`STALL_MS`, and
+again after each further ``STALL_S``. A call that waits on nothing timed returns well within
+it, so the clock moves the same in every run."""
+STALL_MS = 1000
+
+
 def step_advance(options: EpisodeOptions, tool: str, args: dict[str, Any]) -> float:
     """Page time, in ms, that passes before a tool call: the step, plus the seconds of a
     ``web_wait_for`` that waits for time (its text waits see only the step: on a paused clock
@@ -155,18 +163,26 @@ def step_advance(options: EpisodeOptions, tool: str, args: dict[str, Any]) -> fl
 
 def _clock_middleware(ctx: Browser, options: EpisodeOptions) -> Any:
     """The middleware that moves the episode's clock before each tool call (see
-    :func:`step_advance`); ``final_answer`` ends the episode and moves nothing."""
+    :func:`step_advance`) and while a call waits on page time (:data:`STALL_S`);
+    ``final_answer`` ends the episode and moves nothing."""
     from langchain.agents.middleware import AgentMiddleware
 
     class ClockStep(AgentMiddleware):
         async def awrap_tool_call(self, request: Any, handler: Any) -> Any:
             call = request.tool_call
             name = str(call.get("name", ""))
-            if name != "final_answer":
-                with contextlib.suppress(WebrefsError):  # a closed context: the call says so
-                    await ctx.aadvance_clock(step_advance(options, name,
-                                                          dict(call.get("args") or {})))
-            return await handler(request)
+            if name == "final_answer":
+                return await handler(request)
+            with contextlib.suppress(WebrefsError):  # a closed context: the call says so
+                await ctx.aadvance_clock(step_advance(options, name,
+                                                      dict(call.get("args") or {})))
+            running = asyncio.ensure_future(handler(request))
+            while True:  # a call still running after STALL_S waits on page time: give it
+                done, _ = await asyncio.wait([running], timeout=STALL_S)
+                if done:
+                    return running.result()
+                with contextlib.suppress(WebrefsError):
+                    await ctx.aadvance_clock(STALL_MS)
 
     return ClockStep()
 
