@@ -177,12 +177,15 @@ def _clock_middleware(ctx: Browser, options: EpisodeOptions) -> Any:
                 await ctx.aadvance_clock(step_advance(options, name,
                                                       dict(call.get("args") or {})))
             running = asyncio.ensure_future(handler(request))
-            while True:  # a call still running after STALL_S waits on page time: give it
-                done, _ = await asyncio.wait([running], timeout=STALL_S)
-                if done:
-                    return running.result()
-                with contextlib.suppress(WebrefsError):
-                    await ctx.aadvance_clock(STALL_MS)
+            try:
+                while True:  # a call still running after STALL_S waits on page time
+                    done, _ = await asyncio.wait([running], timeout=STALL_S)
+                    if done:
+                        return running.result()
+                    with contextlib.suppress(WebrefsError):
+                        await ctx.aadvance_clock(STALL_MS)
+            finally:
+                running.cancel()  # the episode's time ran out: the call goes with it
 
     return ClockStep()
 
