@@ -161,21 +161,32 @@ def step_advance(options: EpisodeOptions, tool: str, args: dict[str, Any]) -> fl
     return options.step_ms + extra
 
 
-def _clock_middleware(ctx: Browser, options: EpisodeOptions) -> Any:
+def _clock_middleware(ctx: Browser, options: EpisodeOptions, *, wall: bool = False) -> Any:
     """The middleware that moves the episode's clock before each tool call (see
     :func:`step_advance`) and while a call waits on page time (:data:`STALL_S`);
-    ``final_answer`` ends the episode and moves nothing."""
+    ``final_answer`` ends the episode and moves nothing. With ``wall`` (a task keeping its
+    own time limit) the real time since the previous call ended (the model thinking) passes
+    on the page too, so the limit holds as on the machine's clock; such an episode does not
+    replay exactly, one with the limit lifted does. Its ``start()`` marks when the task
+    started."""
     from langchain.agents.middleware import AgentMiddleware
 
     class ClockStep(AgentMiddleware):
+        since = time.monotonic()
+
+        def start(self) -> None:
+            self.since = time.monotonic()
+
         async def awrap_tool_call(self, request: Any, handler: Any) -> Any:
             call = request.tool_call
             name = str(call.get("name", ""))
             if name == "final_answer":
                 return await handler(request)
+            step = step_advance(options, name, dict(call.get("args") or {}))
+            if wall:
+                step += round((time.monotonic() - self.since) * 1000)
             with contextlib.suppress(WebrefsError):  # a closed context: the call says so
-                await ctx.aadvance_clock(step_advance(options, name,
-                                                      dict(call.get("args") or {})))
+                await ctx.aadvance_clock(step)
             running = asyncio.ensure_future(handler(request))
             try:
                 while True:  # a call still running after STALL_S waits on page time
@@ -186,6 +197,7 @@ def _clock_middleware(ctx: Browser, options: EpisodeOptions) -> Any:
                         await ctx.aadvance_clock(STALL_MS)
             finally:
                 running.cancel()  # the episode's time ran out: the call goes with it
+                self.since = time.monotonic()
 
     return ClockStep()
 
@@ -216,10 +228,12 @@ async def _langchain_loop(ctx: Browser, task: Task, provider: Provider, options:
         model = EpisodeModel(inner=model, text_actions=provider.text_actions,
                              cassette_path=calls if calls_mode else None,
                              cassette_mode=calls_mode, retries=options.retries)
-    middleware = [_clock_middleware(ctx, options)] if ctx.clocked else []
-    agent: Any = create_agent(model, tools, system_prompt=system, middleware=middleware)
+    clock = _clock_middleware(ctx, options, wall=options.time_limit and task.setup is not None)
+    agent: Any = create_agent(model, tools, system_prompt=system,
+                              middleware=[clock] if ctx.clocked else [])
     max_steps = options.max_steps or task.max_steps
     task = await start()
+    clock.start()
     status: Status = "failure"
     reason = ""
     messages: list[Any] = []
