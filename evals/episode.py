@@ -134,13 +134,13 @@ def _left_recording(requests: list[RequestRecord], recorded: set[tuple[str, str]
 SETUP_TICK_MS = 50
 """While a task's setup runs on a controlled clock, the clock moves in steps of this much
 (its page may wait on a timer for the page to be ready)."""
-SETUP_GRACE_S = 1.0
+SETUP_GRACE_S = 3.0
 """Real time a setup is given before the clock first moves for it."""
 SETUP_TICKS = 400
 """Most clock steps a setup may take (20 s of page time)."""
 
 
-STALL_S = 2.0
+STALL_S = 4.0
 """A tool call still running after this much real time is waiting on page time (a timer the
 action started, a text a page timer will show): the clock then moves :data:`STALL_MS`, and
 again after each further ``STALL_S``. A call that waits on nothing timed returns well within
