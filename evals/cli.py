@@ -2,7 +2,8 @@
 
     webrefs eval run [--suite demo] [--provider reference ...] [--out DIR] [--workers N]
                      [--shard i/N] [--pages DIR] [--resume] [--browser-endpoint URL]
-                     [--record | --replay DIR | --cassettes DIR] [--allow-code]
+                     [--record | --replay DIR | --cassettes DIR | --live] [--allow-code]
+        (--out DIR on a folder that holds recordings replays them unless --live is given)
     webrefs eval record --suite S --out DIR       record each task's pages (HAR)
     webrefs eval validate SUITE [--allow-code]    check a suite file, say which of its
                                                   fields name code, run every reference
@@ -81,6 +82,9 @@ def _add_run_options(p: argparse.ArgumentParser, *, providers: bool = True) -> N
     p.add_argument("--timeout", type=float, default=300.0, help="seconds per episode")
     p.add_argument("--no-time-limit", dest="time_limit", action="store_false",
                    help="lift tasks' own time limits (MiniWoB++ pages' timers)")
+    p.add_argument("--step-ms", type=int, default=100, metavar="MS",
+                   help="page time that passes before each tool call on the episode's clock "
+                        "(0: the machine's clock)")
     p.add_argument("--browser-endpoint", default=None, metavar="URL",
                    help="attach to a running Chromium over CDP (http://host:9222)")
     p.add_argument("--headed", action="store_true", help="show the browser")
@@ -110,6 +114,9 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--record", action="store_true",
                      help="record pages and LLM calls into --out (pages/, cassettes/)")
     run.add_argument("--resume", action="store_true", help="keep finished episodes in --out")
+    run.add_argument("--live", action="store_true",
+                     help="run live even when --out already holds recordings (by default "
+                          "they are replayed)")
     model = run.add_argument_group("LLM providers")
     model.add_argument("--base-url", default=None,
                        help="an OpenAI-compatible endpoint (with openai:MODEL)")
@@ -145,11 +152,19 @@ def _options(args: argparse.Namespace, *, record: bool = False) -> RunOptions:
     episode = EpisodeOptions(max_tokens=args.max_tokens, after_action=args.after_action,
                              max_steps=args.max_steps, seed=args.seed, timeout_s=args.timeout,
                              retries=getattr(args, "retries", 3), time_limit=args.time_limit,
-                             mode=getattr(args, "mode", None))
+                             mode=getattr(args, "mode", None),
+                             step_ms=max(0, args.step_ms))
     providers = tuple(getattr(args, "providers", None) or ("reference",))
     pages = getattr(args, "pages", None)
     cassettes = getattr(args, "cassettes", None)
     replay = getattr(args, "replay", None)
+    if (replay is None and pages is None and cassettes is None and not record
+            and not getattr(args, "record", False) and not getattr(args, "live", False)
+            and getattr(args, "command", None) == "run" and holds_recordings(args.out)):
+        # a run folder with recordings is replayed unless --live says so (what it holds:
+        # pages, model calls or both)
+        pages = args.out / "pages" if (args.out / "pages").is_dir() else None
+        cassettes = args.out / "cassettes" if (args.out / "cassettes").is_dir() else None
     if replay is not None:
         pages = pages or replay / "pages"
         cassettes = cassettes or replay / "cassettes"
@@ -171,6 +186,13 @@ def _options(args: argparse.Namespace, *, record: bool = False) -> RunOptions:
         prices=load_prices(args.prices) if getattr(args, "prices", None) else {},
         allow_code=args.allow_code,
     )
+
+
+def holds_recordings(folder: Path) -> bool:
+    """Whether ``folder`` is a run folder with recordings: pages (``pages/**.har``) or model
+    calls (``cassettes/**.yaml``)."""
+    return any(True for _ in (folder / "pages").rglob("*.har")) or \
+        any(True for _ in (folder / "cassettes").rglob("*.yaml"))
 
 
 def _write_reports(results: Results, folder: Path) -> list[Path]:

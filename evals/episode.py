@@ -14,6 +14,7 @@ its recorded pages or its start page not loading (``invalid``), and the provider
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 import time
 from collections import Counter
@@ -31,7 +32,7 @@ from webrefs.render.tokens import count_tokens
 
 from .checks import CheckResult, check_all
 from .inputs import read_har
-from .loop import EpisodeOptions, LoopResult, classify_error
+from .loop import CLOCK_START, EpisodeOptions, LoopResult, classify_error
 from .providermodel import EpisodeModel, content_text
 from .providers import Provider
 from .recording import CassetteMode
@@ -130,6 +131,77 @@ def _left_recording(requests: list[RequestRecord], recorded: set[tuple[str, str]
     return None
 
 
+SETUP_TICK_MS = 50
+"""While a task's setup runs on a controlled clock, the clock moves in steps of this much
+(its page may wait on a timer for the page to be ready)."""
+SETUP_GRACE_S = 3.0
+"""Real time a setup is given before the clock first moves for it."""
+SETUP_TICKS = 400
+"""Most clock steps a setup may take (20 s of page time)."""
+
+
+STALL_S = 4.0
+"""A tool call still running after this much real time is waiting on page time (a timer the
+action started, a text a page timer will show): the clock then moves :data:`STALL_MS`, and
+again after each further ``STALL_S``. A call that waits on nothing timed returns well within
+it, so the clock moves the same in every run."""
+STALL_MS = 1000
+
+
+def step_advance(options: EpisodeOptions, tool: str, args: dict[str, Any]) -> float:
+    """Page time, in ms, that passes before a tool call: the step, plus the seconds of a
+    ``web_wait_for`` that waits for time (its text waits see only the step: on a paused clock
+    the page's timers do not move while it polls)."""
+    extra = 0.0
+    if tool == "web_wait_for" and args.get("seconds") is not None:
+        try:
+            extra = max(0.0, min(float(args["seconds"]), 30.0)) * 1000
+        except (TypeError, ValueError):
+            extra = 0.0
+    return options.step_ms + extra
+
+
+def _clock_middleware(ctx: Browser, options: EpisodeOptions, *, wall: bool = False) -> Any:
+    """The middleware that moves the episode's clock before each tool call (see
+    :func:`step_advance`) and while a call waits on page time (:data:`STALL_S`);
+    ``final_answer`` ends the episode and moves nothing. With ``wall`` (a task keeping its
+    own time limit) the real time since the previous call ended (the model thinking) passes
+    on the page too, so the limit holds as on the machine's clock; such an episode does not
+    replay exactly, one with the limit lifted does. Its ``start()`` marks when the task
+    started."""
+    from langchain.agents.middleware import AgentMiddleware
+
+    class ClockStep(AgentMiddleware):
+        since = time.monotonic()
+
+        def start(self) -> None:
+            self.since = time.monotonic()
+
+        async def awrap_tool_call(self, request: Any, handler: Any) -> Any:
+            call = request.tool_call
+            name = str(call.get("name", ""))
+            if name == "final_answer":
+                return await handler(request)
+            step = step_advance(options, name, dict(call.get("args") or {}))
+            if wall:
+                step += round((time.monotonic() - self.since) * 1000)
+            with contextlib.suppress(WebrefsError):  # a closed context: the call says so
+                await ctx.aadvance_clock(step)
+            running = asyncio.ensure_future(handler(request))
+            try:
+                while True:  # a call still running after STALL_S waits on page time
+                    done, _ = await asyncio.wait([running], timeout=STALL_S)
+                    if done:
+                        return running.result()
+                    with contextlib.suppress(WebrefsError):
+                        await ctx.aadvance_clock(STALL_MS)
+            finally:
+                running.cancel()  # the episode's time ran out: the call goes with it
+                self.since = time.monotonic()
+
+    return ClockStep()
+
+
 Starter = Callable[[], Awaitable[Task]]
 """Starts the task on its page (its setup) and gives back the task with the goal to give."""
 
@@ -163,10 +235,14 @@ async def _langchain_loop(ctx: Browser, task: Task, provider: Provider, options:
                              cassette_path=calls if calls_mode else None,
                              cassette_mode=calls_mode, retries=options.retries)
     # a screenshot goes where the provider's API takes images (webrefs.tools.capabilities)
-    middleware = [toolkit.image_placement(provider.capabilities)] if vision else []
+    middleware: list[Any] = [toolkit.image_placement(provider.capabilities)] if vision else []
+    if ctx.clocked:
+        middleware.append(_clock_middleware(ctx, options,
+                                            wall=options.time_limit and task.setup is not None))
     agent: Any = create_agent(model, tools, system_prompt=system, middleware=middleware)
     max_steps = options.max_steps or task.max_steps
     task = await start()
+    clock.start()
     status: Status = "failure"
     reason = ""
     messages: list[Any] = []
@@ -193,8 +269,16 @@ async def _start(ctx: Browser, task: Task, options: EpisodeOptions) -> Task:
     if task.setup is None:
         return task
     try:
-        given = await ctx.active_tab.aevaluate(
-            task.setup.script, {"seed": options.seed, "time_limit": options.time_limit})
+        setup = asyncio.ensure_future(ctx.active_tab.aevaluate(
+            task.setup.script, {"seed": options.seed, "time_limit": options.time_limit}))
+        ticks = 0
+        while ctx.clocked and not setup.done() and ticks < SETUP_TICKS:
+            # a setup that needs no timer finishes in the first grace, with no time moved
+            await asyncio.wait([setup], timeout=SETUP_GRACE_S if ticks == 0 else 0.02)
+            if not setup.done():
+                await ctx.aadvance_clock(SETUP_TICK_MS)
+                ticks += 1
+        given = await setup
     except WebrefsError as err:
         raise SetupFailed(f"the setup failed: {err.message[:300]}") from None
     if not task.setup.goal:
@@ -252,6 +336,9 @@ async def run_episode(
             replay_har=str(replay_har) if replay_har else None,
             seed=options.seed,
             fence_key=fence_key,
+            # LlamaIndex's loop has no hook before a tool call: its pages keep real time
+            clock_at=CLOCK_START if options.step_ms > 0 and provider.kind != "llamaindex"
+            else None,
         )
     except WebrefsError as err:
         return base.model_copy(update={"reason": f"no browser context: {err.message[:300]}"})

@@ -23,7 +23,10 @@ from .redact import redact_urls
 from .results import Status, ToolCall
 from .scripted import ScriptError
 
-__all__ = ["EpisodeOptions", "LoopResult", "classify_error"]
+__all__ = ["CLOCK_START", "EpisodeOptions", "LoopResult", "classify_error"]
+
+CLOCK_START = 1_767_225_600.0
+"""The instant every episode's page clock starts at (2026-01-01 00:00:00 UTC), in seconds."""
 
 
 @dataclass(frozen=True)
@@ -52,12 +55,19 @@ class EpisodeOptions:
     """How models see pages: ``dom`` (the outline), ``vision`` (screenshots with marks,
     points as targets; no outline tool) or ``hybrid`` (both); ``None``: each provider's
     default from the capability table (``Provider.capabilities``)."""
+    step_ms: int = 100
+    """The episode's controlled page clock: it starts at :data:`CLOCK_START`, is paused, and
+    moves this many milliseconds before each tool call (firing the page timers due, in
+    order), plus the seconds a ``web_wait_for`` asks for; so a time-driven page shows the
+    same thing at the same step of every run, and a replay repeats a recording exactly.
+    ``0`` leaves the page's clock real (time passes as it does on the machine)."""
 
     def as_dict(self) -> dict[str, Any]:
         return {"max_tokens": self.max_tokens, "after_action": self.after_action,
                 "tools": list(self.include) if self.include is not None else "default",
                 "max_steps": self.max_steps, "seed": self.seed, "timeout_s": self.timeout_s,
                 "retries": self.retries, "time_limit": self.time_limit,
+                "step_ms": self.step_ms,
                 **({"mode": self.mode} if self.mode is not None else {})}
 
 

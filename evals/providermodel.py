@@ -25,7 +25,7 @@ from typing import Any
 from webrefs.errors import WebrefsError, missing_extra
 from webrefs.tools.actionparse import has_action, parse_actions
 
-from .recording import CassetteMode, ReplayMiss, cassette, model_io_lock
+from .recording import CassetteMode, ReplayMiss, cassette, divergence, model_io_lock
 from .redact import redact_urls
 
 try:
@@ -156,6 +156,19 @@ class EpisodeModel(BaseChatModel):
         with cassette(self.cassette_path, self.cassette_mode):
             yield
 
+    def _diverged(self, messages: list[BaseMessage]) -> ReplayMiss:
+        """The replay miss of this request: the step whose observation first differs from
+        the recording, with the differing lines (see :func:`.recording.divergence`)."""
+        turn = sum(isinstance(m, AIMessage) for m in messages) + 1
+        shown = [content_text(m.content) for m in messages if not isinstance(m, AIMessage)]
+        told = divergence(self.cassette_path, turn, shown) if self.cassette_path else None
+        name = self.cassette_path.name if self.cassette_path else "the cassette"
+        return ReplayMiss(
+            told or f"Model request {turn} has no recording in {name}.",
+            hint="The prompt changed since the recording (another webrefs version, options, "
+                 "or pages); record this provider again.",
+        )
+
     async def _call(self, messages: list[BaseMessage], stop: list[str] | None) -> AIMessage:
         sent = as_text_conversation(messages) if self.text_actions else messages
         attempt = 0
@@ -168,16 +181,13 @@ class EpisodeModel(BaseChatModel):
                 else:
                     reply = await self.inner.ainvoke(sent, stop=stop)
                 break
-            except WebrefsError:  # ours (a replay miss, a script error): not the provider's
+            except ReplayMiss:
+                raise self._diverged(messages) from None
+            except WebrefsError:  # ours (a script error): not the provider's
                 raise
             except Exception as exc:
                 if _replay_miss(exc):
-                    raise ReplayMiss(
-                        f"A model request has no recording in "
-                        f"{self.cassette_path.name if self.cassette_path else 'the cassette'}"
-                        f": {redact_urls(' '.join(str(exc).split()))[:400]}",
-                        hint="The prompt changed since the recording; record again.",
-                    ) from None
+                    raise self._diverged(messages) from None
                 if not is_transient(exc) or attempt >= self.retries:
                     tries = f" after {attempt + 1} tries" if attempt else ""
                     raise ProviderError(

@@ -24,6 +24,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import difflib
+import json
 import re
 import weakref
 from collections.abc import Iterator
@@ -42,6 +44,7 @@ __all__ = [
     "ReplayMiss",
     "cassette",
     "cassette_path",
+    "divergence",
     "model_io_lock",
     "provider_slug",
     "read_fence_key",
@@ -127,6 +130,75 @@ def _scrub_response(response: dict[str, Any]) -> dict[str, Any]:
         if name.lower() in ("set-cookie", "openai-organization", "openai-project"):
             del headers[name]
     return response
+
+
+DIFF_CHARS = 700
+"""Budget of the observation diff a replay miss shows (its message is capped at 1000)."""
+DIFF_LINES = 24
+
+
+def _text(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "\n".join(str(p.get("text", "")) if isinstance(p, dict) else str(p)
+                         for p in content)
+    return "" if content is None else str(content)
+
+
+def recorded_observations(path: Path) -> list[list[str]]:
+    """What each recorded model request showed the model, in order: the text of its
+    system, user and tool messages (the model's own turns are the recording's answers).
+    A cassette that cannot be read gives ``[]``."""
+    try:
+        data = CassetteYaml.deserialize(path.read_text(encoding="utf-8"))
+    except Exception:  # unreadable: the miss is told without a diff
+        return []
+    out: list[list[str]] = []
+    for item in (data or {}).get("interactions", []) if isinstance(data, dict) else []:
+        body = (item.get("request") or {}).get("body") if isinstance(item, dict) else None
+        if isinstance(body, bytes):
+            body = body.decode("utf-8", "replace")
+        try:
+            sent = json.loads(body) if isinstance(body, str) else None
+        except ValueError:
+            sent = None
+        messages = sent.get("messages") if isinstance(sent, dict) else None
+        if not isinstance(messages, list):
+            continue
+        out.append([_text(m.get("content")) for m in messages
+                    if isinstance(m, dict) and m.get("role") in ("system", "user", "tool")])
+    return out
+
+
+def divergence(path: Path, turn: int, shown: list[str]) -> str | None:
+    """Where a replay left its recording: ``turn`` is the model request that missed (1 for
+    the first), ``shown`` the texts of its system, user and tool messages. Names the step
+    whose observation first differs from the recorded request of that turn and gives the
+    differing lines as a unified diff, budgeted and with credentials out of every URL;
+    ``None`` when the recording has no request to compare with."""
+    recorded = recorded_observations(path)
+    if not recorded:
+        return None
+    before = recorded[min(turn, len(recorded)) - 1]
+    first = next((i for i, (a, b) in enumerate(zip(before, shown, strict=False)) if a != b),
+                 min(len(before), len(shown)))
+    if first >= len(before) and first >= len(shown):
+        return None
+    old = before[first] if first < len(before) else ""
+    new = shown[first] if first < len(shown) else ""
+    # messages are the system prompt, the goal, then one tool result per step
+    where = ("the system prompt" if first == 0 else "the goal" if first == 1
+             else f"the result of step {first - 1}")
+    lines = [line for line in difflib.unified_diff(
+        old.splitlines(), new.splitlines(), "recorded", "replayed", n=0, lineterm="")]
+    diff = "\n".join(lines[:DIFF_LINES])
+    if len(diff) > DIFF_CHARS:
+        diff = diff[:DIFF_CHARS] + "\n..."
+    elif len(lines) > DIFF_LINES:
+        diff += f"\n... ({len(lines) - DIFF_LINES} more lines)"
+    return redact_urls(f"The replay diverged at model request {turn}: {where} differs from "
+                       f"the recording.\n{diff}")
 
 
 def _vcr() -> Any:

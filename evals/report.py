@@ -117,13 +117,19 @@ def _pct(x: float) -> str:
 
 
 def _rate(summary: ProviderSummary) -> str:
+    """The success rate over valid episodes, with the invalid and error episodes beside it
+    (a task that became invalid on replay must not leave a rate that reads as 100%)."""
+    apart = [f"{n} {what}" for n, what in ((summary.invalid, "invalid"),
+                                           (summary.errors, "error" if summary.errors == 1
+                                            else "errors")) if n]
+    beside = f" + {', '.join(apart)} of {summary.tasks}" if apart else ""
     if summary.success_rate is None:
-        return ""
+        return f"— ({', '.join(apart)} of {summary.tasks})" if apart else ""
     text = _pct(summary.success_rate)
     if summary.ci95 is not None:
         lo, hi = summary.ci95
         text += f" ({100 * lo:.1f}–{100 * hi:.1f}%)"
-    return text
+    return text + beside
 
 
 def _num(x: float | None) -> str:
@@ -748,7 +754,11 @@ def terminal_table(results: Results) -> Table:
     from rich.table import Table
     from rich.text import Text
 
-    table = Table(title=Text(f"{results.suite.name} · webrefs {results.run.webrefs}".strip()),
+    done = {"replay": "replayed", "record": "recorded", "live": "live"}
+    how = (f"pages {done.get(results.run.pages, results.run.pages)}, model calls "
+           f"{done.get(results.run.model_calls, results.run.model_calls)}")
+    table = Table(title=Text(f"{results.suite.name} · webrefs {results.run.webrefs} · "
+                             f"{how}".strip()),
                   title_justify="left")
     numeric = set(range(2, 10))
     for i, header in enumerate(_PROVIDER_HEADER):

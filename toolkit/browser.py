@@ -379,6 +379,7 @@ class Browser:
         replay_har: str | None = None,
         seed: int | None = None,
         fence_key: str | None = None,
+        clock_at: float | None = None,
         **more: Any,
     ) -> Browser:
         """A new isolated context of this browser (own cookies, storage, tabs), as a Browser
@@ -389,7 +390,10 @@ class Browser:
         ``seed`` makes ``Math.random`` on its pages deterministic. ``fence_key`` is the
         secret the page-content fence markers of its tools derive from, with the seed: a new
         random one when left out, so no page can predict a marker from a known seed; a
-        recording passes its own back to replay the same prompts. ``**more`` takes the
+        recording passes its own back to replay the same prompts. ``clock_at`` (seconds
+        since the epoch) gives its pages a controlled clock paused at that instant: ``Date``
+        and page timers move only when :meth:`advance_clock` moves them (``performance.now``
+        stays real), so time-driven pages are the same in every run. ``**more`` takes the
         context fields of :class:`BrowserOptions` (``viewport``, ``user_agent``, ``locale``,
         ``timezone_id``, ``device``, ``extra_http_headers``, ``geolocation``,
         ``permissions``, ``storage_state``, ``proxy``, ``downloads_dir``); the rest are
@@ -398,11 +402,23 @@ class Browser:
         opts = merge_options(BrowserOptions(), more)
         core = await self._runner.arun(
             self._core.child(record_har=record_har, replay_har=replay_har, seed=seed,
-                             fence_key=fence_key, opts=opts, given=given)
+                             fence_key=fence_key, clock_at=clock_at, opts=opts, given=given)
         )
         return Browser(core, self._runner, owns_runner=False)
 
     new_context = blocking(anew_context)
+
+    @property
+    def clocked(self) -> bool:
+        """Whether this context's pages run on a controlled clock (``new_context(clock_at=)``)."""
+        return self._core.clocked
+
+    async def aadvance_clock(self, ms: float) -> None:
+        """Move the controlled clock ``ms`` milliseconds forward, firing the page timers due
+        on the way in order. Raises ``InvalidArgumentError`` on a context without one."""
+        await self._runner.arun(self._core.advance_clock(ms))
+
+    advance_clock = blocking(aadvance_clock)
 
     # -- closing ------------------------------------------------------------------------------
     def close(self) -> None:

@@ -177,3 +177,22 @@ def test_validate_fails_a_reference_whose_step_errs_even_if_the_checks_pass(
     proc = webrefs("eval", "validate", str(path))
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert "FAIL fill-a-link (2 steps): step 2 (web_fill) failed with [" in proc.stdout
+
+
+@pytest.mark.browser
+def test_a_run_folder_with_recordings_is_replayed_unless_live(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    rec = webrefs("eval", "record", "--suite", MINI, "--task", "newsletter", "--out", str(out),
+                  "--quiet")
+    assert rec.returncode == 0, rec.stderr
+    assert (out / "pages" / "newsletter.har").is_file()
+    again = webrefs("eval", "run", "--suite", MINI, "--task", "newsletter", "--out", str(out),
+                    "--quiet")
+    assert again.returncode == 0, again.stderr
+    assert json.loads((out / "results.json").read_text())["run"]["pages"] == "replay"
+    assert "pages replayed" in again.stdout and "success" in again.stderr
+    live = webrefs("eval", "run", "--suite", MINI, "--task", "newsletter", "--out", str(out),
+                   "--quiet", "--live")
+    assert live.returncode == 0, live.stderr
+    assert json.loads((out / "results.json").read_text())["run"]["pages"] == "live"
+    assert "pages live" in live.stdout

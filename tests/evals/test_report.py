@@ -117,10 +117,12 @@ def test_markdown_has_the_run_facts() -> None:
 def test_markdown_provider_table_has_the_numbers() -> None:
     rows = md_rows(render_markdown(sample()), "provider")
     assert list(rows) == ["gpt", "local", "reference"]
-    assert rows["gpt"] == ["gpt", "gpt-4o-mini", "4", "2", "66.7% (20.8–93.8%)", "1", "0",
+    assert rows["gpt"] == ["gpt", "gpt-4o-mini", "4", "2",
+                           "66.7% (20.8–93.8%) + 1 invalid of 4", "1", "0",
                            "2,150", "500", "2", "stale\\_ref 2"]
     # local reports no usage: its tokens per success stay blank, never 0 or a guess
-    assert rows["local"] == ["local", "llama 3.1 8b", "4", "3", "100.0% (43.9–100.0%)", "0",
+    assert rows["local"] == ["local", "llama 3.1 8b", "4", "3",
+                             "100.0% (43.9–100.0%) + 1 error of 4", "0",
                              "1", "", "600", "2", ""]
     assert rows["reference"][1] == "model-free baseline: the reference solutions"
     assert rows["reference"][7] == ""
@@ -375,3 +377,18 @@ def test_results_without_episodes_still_render() -> None:
     empty = Results(suite=sample().suite)
     assert "No episodes were run." in render_markdown(empty)
     assert 'id="success-chart"' in render_html(empty)
+
+
+def test_invalid_and_error_episodes_stand_beside_the_rate() -> None:
+    """A task that became invalid on replay must not leave a rate that reads as 100% alone:
+    the headline (markdown, HTML chart, terminal) says how many episodes were left out."""
+    results = results_of([episode("a", "m"), episode("b", "m", "invalid", reason="diverged"),
+                          episode("c", "m", "error", reason="rate limit")])
+    text = render_markdown(results)
+    assert "100.0% (20.6–100.0%) + 1 invalid, 1 error of 3" in md_rows(text, "provider")["m"]
+    assert "100.0% (20.6–100.0%) + 1 invalid, 1 error of 3" in render_html(results)
+    console = Console(width=250, record=True)
+    console.print(terminal_table(results))
+    assert "+ 1 invalid, 1 error of 3" in console.export_text()
+    none_valid = results_of([episode("a", "m", "invalid", reason="diverged")])
+    assert "— (1 invalid of 1)" in md_rows(render_markdown(none_valid), "provider")["m"]

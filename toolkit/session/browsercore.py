@@ -94,6 +94,8 @@ Ownership = Literal["launched", "connected", "wrapped", "context"]
 MAX_REQUESTS = 5000
 """Requests kept in :attr:`BrowserCore.requests` (the oldest are dropped past this)."""
 MAX_POST_DATA = 64 * 1024
+CLOCK_TIMEOUT_S = 30.0
+"""Longest a controlled clock's advance may take (it runs the page timers due)."""
 GUARD_WAIT_S = 15.0
 """Longest a call on a wrapped context waits for its guard to be installed."""
 
@@ -102,6 +104,16 @@ _SEED_JS = """(() => { let a = %d >>> 0;
   Math.random = function () { a = (a + 0x6D2B79F5) >>> 0; let t = a;
     t = Math.imul(t ^ (t >>> 15), t | 1); t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296; }; })();"""
+
+# A controlled clock (Playwright's clock API) fakes Date, timers and performance.now. The page's
+# performance.now is kept real: webrefs' readiness monitor measures quiet windows with it, and
+# with a paused clock every action would wait out its limit. The first script runs before the
+# clock's and keeps the real one; the second puts it back once the clock is installed.
+_KEEP_NOW_JS = """(() => { try { const p = performance, now = p.now.bind(p);
+  Object.defineProperty(window, Symbol.for('webrefs.realNow'), {value: now});
+} catch (e) {} })();"""
+_REAL_NOW_JS = """(() => { try { const now = window[Symbol.for('webrefs.realNow')];
+  if (typeof now === 'function') performance.now = now; } catch (e) {} })();"""
 
 
 async def _add_responder(context: BrowserContext) -> None:
@@ -139,6 +151,8 @@ class BrowserCore:
         self.seed: int | None = None
         """The seed of a seeded context (fence markers derive from it and ``fence_key``),
         else ``None``."""
+        self.clocked = False
+        """Whether this context's pages run on a controlled clock (:meth:`advance_clock`)."""
         self.fence_key: str | None = None
         """The secret fence markers of this context's tools derive from (with ``seed``): set
         for every context made by :meth:`child`; ``None`` (a random marker per tool set)
@@ -377,6 +391,7 @@ class BrowserCore:
         replay_har: str | None = None,
         seed: int | None = None,
         fence_key: str | None = None,
+        clock_at: float | None = None,
         opts: BrowserOptions | None = None,
         given: frozenset[str] = frozenset(),
     ) -> BrowserCore:
@@ -386,7 +401,9 @@ class BrowserCore:
         ``replay_har`` answers every request from that HAR and aborts what it lacks;
         ``seed`` makes ``Math.random`` deterministic on every page; ``fence_key`` is the
         secret the fence markers of its tools derive from, with the seed (a new random one
-        when not given); the fields of ``opts`` named in ``given`` replace this context's
+        when not given); ``clock_at`` (seconds since the epoch) installs a controlled clock
+        on its pages, paused at that instant (:meth:`advance_clock` moves it); the fields of
+        ``opts`` named in ``given`` replace this context's
         settings (see :meth:`context_overrides`)."""
         self._check_alive()
         if fence_key is not None and (not isinstance(fence_key, str)
@@ -424,6 +441,12 @@ class BrowserCore:
             if seed is not None:
                 await context.add_init_script(script=_SEED_JS % (int(seed) & 0xFFFFFFFF))
                 child.seed = int(seed)
+            if clock_at is not None:
+                await context.add_init_script(script=_KEEP_NOW_JS)
+                await context.clock.install(time=float(clock_at))
+                await context.clock.pause_at(float(clock_at))
+                await context.add_init_script(script=_REAL_NOW_JS)
+                child.clocked = True
         except PlaywrightError as exc:
             self.dead = self.dead or not self.pw_browser.is_connected()
             raise BrowserClosedError(
@@ -441,6 +464,25 @@ class BrowserCore:
                 host_hint="Launch a new Browser if this one has exited.",
             ) from None
         return child
+
+    async def advance_clock(self, ms: float) -> None:
+        """Move a controlled clock ``ms`` forward, firing the page timers due on the way, in
+        order (Playwright's ``run_for``). Raises :class:`InvalidArgumentError` on a context
+        without one, :class:`BrowserClosedError` when the context is gone."""
+        if not self.clocked or self.context is None:
+            raise InvalidArgumentError(
+                "This context has no controlled clock.",
+                host_hint="Make the context with Browser.new_context(clock_at=...).")
+        try:
+            await asyncio.wait_for(self.context.clock.run_for(max(0, int(ms))), CLOCK_TIMEOUT_S)
+        except TimeoutError:
+            raise BrowserClosedError(
+                f"The page clock did not advance within {CLOCK_TIMEOUT_S:.0f} s.",
+                host_hint="A page script may be stuck; close this context.") from None
+        except PlaywrightError as exc:
+            raise BrowserClosedError(
+                f"Could not advance the page clock: {str(exc).splitlines()[0][:200]}",
+                host_hint="The context has closed.") from None
 
     def wrap(self, page: Page) -> None:
         self.wrap_context(page.context, page)

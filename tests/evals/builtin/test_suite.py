@@ -61,3 +61,37 @@ def test_recordings_replay_with_the_server_stopped(tmp_path: Path) -> None:
     assert results.run.pages == "replay"
     assert {e.task: e.status for e in results.episodes} == dict.fromkeys(SAMPLE, "success"), \
         {e.task: e.reason for e in results.episodes if e.status != "success"}
+
+
+@pytest.mark.timeout(1500)
+def test_a_recorded_run_of_the_whole_suite_replays_to_equal_results(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A scripted model behind a real OpenAI client, recorded over every task (pages and
+    model calls), then replayed with the server stopped: every result is the same, field by
+    field but the wall time (the pages run on the episode's clock, so even a page's own
+    timers show the same thing at the same step)."""
+    import json
+
+    from tests.helpers.openai_server import ScriptedOpenAIServer
+
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-NOT-A-REAL-KEY-0123456789abcdef")
+    model = "openai:scripted-model"
+
+    def run(out: Path, **changes: object) -> list[dict[str, object]]:
+        results = asyncio.run(run_suite(RunOptions(
+            suite="builtin", providers=(model,), out=out, workers=2,
+            provider_settings={"base_url": base_url, "temperature": 0.0}, **changes)))
+        episodes = json.loads(results.to_json())["episodes"]
+        for e in episodes:
+            e.pop("wall_s")
+        return list(episodes)
+
+    with ScriptedOpenAIServer(SUITE.suite.tasks) as server:
+        base_url = server.base_url
+        recorded = run(tmp_path / "rec", record=True)
+    assert len(recorded) == len(SUITE.suite.tasks)
+    assert {e["task"]: e["status"] for e in recorded} == \
+        {t.id: "success" for t in SUITE.suite.tasks}
+    replayed = run(tmp_path / "rep", pages=tmp_path / "rec" / "pages",
+                   cassettes=tmp_path / "rec" / "cassettes")
+    assert replayed == recorded

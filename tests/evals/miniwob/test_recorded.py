@@ -34,6 +34,17 @@ def _text(message: dict[str, Any]) -> str:
     return str(content)
 
 
+def task_of(goal: str) -> str:
+    """The task an utterance is from (the tasks these tests run)."""
+    if goal.startswith("Select "):
+        return "click-checkboxes"
+    if goal.startswith("Buy "):
+        return "stock-market"
+    if "terminal" in goal:
+        return "terminal"
+    return "enter-text"
+
+
 class PolicyServer(ScriptedOpenAIServer):
     """Answers each request with the next call of the task's reference policy, the policy
     replayed over the conversation so far (stateless: the same conversation, the same
@@ -45,7 +56,7 @@ class PolicyServer(ScriptedOpenAIServer):
     def answer(self, request: dict[str, Any]) -> dict[str, Any]:
         messages: list[dict[str, Any]] = request["messages"]
         goal = next(_text(m) for m in messages if m["role"] == "user")
-        task = "click-checkboxes" if goal.startswith("Select ") else "enter-text"
+        task = task_of(goal)
         driver = Driver(POLICIES[task], goal)
         call = driver.next_call(None)
         for m in messages:
@@ -67,8 +78,9 @@ class PolicyServer(ScriptedOpenAIServer):
 
 
 def run(out: Path, seed: int, **changes: Any) -> Results:
+    changes.setdefault("tasks", TASKS)
     return asyncio.run(run_suite(RunOptions(
-        suite="miniwob", providers=(MODEL,), out=out, tasks=TASKS, workers=2,
+        suite="miniwob", providers=(MODEL,), out=out, workers=2,
         episode=EpisodeOptions(seed=seed, time_limit=False), **changes)))
 
 
@@ -107,4 +119,40 @@ def test_miniwob_model_calls_replay_offline_with_the_same_prompts(
     # Another seed: another utterance and page, so other prompts, which have no recording.
     other = run(tmp_path / "other", 4, cassettes=cassettes, provider_settings=settings)
     for e in other.episodes:
-        assert e.status == "invalid" and "has no recording" in e.reason, e.reason
+        assert e.status == "invalid", e.reason
+        assert e.reason.startswith("The replay diverged at model request 1: "), e.reason
+
+
+TIMED = ("stock-market", "terminal")
+"""Pages that change on their own: a price every 100 ms, a blinking cursor."""
+
+
+def exact(results: Results) -> list[dict[str, Any]]:
+    """Everything of the episodes but the wall time: on the episode's clock even the
+    time-discounted reward is the same in every run."""
+    data = json.loads(results.to_json())["episodes"]
+    for e in data:
+        e.pop("wall_s")
+    return list(data)
+
+
+@pytest.mark.timeout(400)
+def test_time_driven_pages_record_and_replay_to_equal_results(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """stock-market's price and terminal's cursor move on page timers; on the episode's clock
+    they move by the same amount at every step, so the replay sends the recorded prompts byte
+    for byte (before, the first snapshot of the replay already showed another price)."""
+    monkeypatch.setenv("OPENAI_API_KEY", SECRET)
+    with PolicyServer() as server:
+        settings = {"base_url": server.base_url, "temperature": 0.0}
+        recorded = run(tmp_path / "rec", 3, record=True, provider_settings=settings,
+                       tasks=TIMED)
+    assert {e.task: e.status for e in recorded.episodes} == dict.fromkeys(TIMED, "success")
+    assert recorded.run.options["step_ms"] == 100
+    stock = next(e for e in recorded.episodes if e.task == "stock-market")
+    prices = {c.output for c in stock.trajectory if c.tool == "web_snapshot"}
+    assert len(prices) > 5  # the page did move between looks
+    replayed = run(tmp_path / "rep", 3, cassettes=tmp_path / "rec" / "cassettes",
+                   provider_settings=settings, tasks=TIMED)
+    assert replayed.run.model_calls == "replay"
+    assert exact(replayed) == exact(recorded)
