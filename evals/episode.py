@@ -236,9 +236,9 @@ async def _langchain_loop(ctx: Browser, task: Task, provider: Provider, options:
                              cassette_mode=calls_mode, retries=options.retries)
     # a screenshot goes where the provider's API takes images (webrefs.tools.capabilities)
     middleware: list[Any] = [toolkit.image_placement(provider.capabilities)] if vision else []
+    clock = _clock_middleware(ctx, options, wall=options.time_limit and task.setup is not None)
     if ctx.clocked:
-        middleware.append(_clock_middleware(ctx, options,
-                                            wall=options.time_limit and task.setup is not None))
+        middleware.append(clock)
     agent: Any = create_agent(model, tools, system_prompt=system, middleware=middleware)
     max_steps = options.max_steps or task.max_steps
     task = await start()
