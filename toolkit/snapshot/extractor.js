@@ -50,8 +50,8 @@
  *               controls, aria-owns; never a password's value), placeholder last
  *   text        direct visible text (inline text-only children folded in), whitespace folded;
  *               an inline child that has a click handler of its own is never folded
- *   ref         "e12" (main frame) / "f1e3" (frames): interactive and clickable nodes always,
- *               content nodes with contentRefs
+ *   ref         "e12" (main frame) / "f1e3" (frames): interactive and clickable nodes and
+ *               tables (to be read with get_text) always, content nodes with contentRefs
  *   level       heading level; tree item level (aria-level, else its nesting of tree items)
  *   states      {checked: true|false|"mixed", selected, disabled, readonly, required,
  *                expanded, pressed, focused, invalid, modal}
@@ -927,7 +927,7 @@
       else if (!(CELLS.has(role) && items)) name = nameOf(el, tag, role, clickable, cs);
       if (name) n.name = name;
       if (text && !(name && NAMED_BY_CONTENT.has(role))) n.text = text;
-      if (interactiveRole || clickable || (CONTENT_REFS && (CONTENT.has(role) || (!role && text)))) {
+      if (interactiveRole || clickable || role === 'table' || (CONTENT_REFS && (CONTENT.has(role) || (!role && text)))) {
         n.ref = refFor(el);
         if (el === active) focusedRef = n.ref;
       }
