@@ -891,9 +891,9 @@
     // a nameless shape beside its title (a pie slice and its label) is clicked by the title
     if (clickable && /^(path|rect|circle|ellipse|polygon)$/.test(tag) && !el.hasAttribute('aria-label') &&
       el.parentElement && el.parentElement.querySelector(':scope > text')) clickable = false;
-    // a list (row group) clickable as a whole hands the click over to its items
+    // a list (row group, even of one row) clickable as a whole hands the click to its items
     let delegate = false;
-    if (clickable && (role === 'list' || role === 'rowgroup') && el.childElementCount > 1) {
+    if (clickable && (role === 'list' || role === 'rowgroup') && el.childElementCount > (role === 'list' ? 1 : 0)) {
       clickable = false;
       delegate = true;
     }
