@@ -84,32 +84,39 @@ _VISIBLE_TEXT_JS = """
         /password/i.test(el.getAttribute('autocomplete') || '')) return '';
     return String(el.value || '');
   };
-  const walk = (node) => {
+  // a table cell starts with CELL (a row's first cell's is dropped, the others become ' | ');
+  // inside a cell, blocks and line breaks are spaces, so a row stays on one line
+  const CELL = '\\u0001';
+  const walk = (node, inCell) => {
     for (let n = node.firstChild; n; n = n.nextSibling) {
       if (n.nodeType === 3) {
         const pre = n.parentElement && /^pre/.test(getComputedStyle(n.parentElement).whiteSpace);
-        const t = pre ? n.data : n.data.replace(/\\s+/g, ' ');
+        const t = pre && !inCell ? n.data.replace(/\\u0001/g, '')
+          : n.data.replace(/[\\s\\u0001]+/g, ' ');
         if (t) out.push(t);
       } else if (n.nodeType === 1) {
         if (SKIP.has(n.tagName.toUpperCase())) continue;
-        if (n.tagName === 'BR') { out.push('\\n'); continue; }
+        if (n.tagName === 'BR') { out.push(inCell ? ' ' : '\\n'); continue; }
         const s = getComputedStyle(n);
         if (s.display !== 'contents' && hidden(n, s)) continue;
-        const block = BLOCK.test(s.display);
+        const cell = s.display === 'table-cell';
+        const block = BLOCK.test(s.display) && !(inCell && !/^table/.test(s.display));
         if (block) out.push('\\n');
-        else if (s.display === 'table-cell') out.push(' \\t ');
+        else if (cell) out.push(CELL);
+        else if (inCell && BLOCK.test(s.display)) out.push(' ');
         const typed = fieldValue(n, s);
         if (typed !== null) {  // a field shows its value, not its markup's text
-          const pad = n.tagName === 'TEXTAREA' ? '\\n' : ' ';
+          const pad = n.tagName === 'TEXTAREA' && !inCell ? '\\n' : ' ';
           if (typed) out.push(pad + typed + pad);
           if (block) out.push('\\n');
           continue;
         }
         if (n.tagName === 'DETAILS' && !n.open) {  // closed: only its summary shows
           const sm = n.querySelector(':scope > summary');
-          if (sm) walk(sm);
-        } else if (s.contentVisibility !== 'hidden') walk(n.shadowRoot || n);
-        if (block) out.push('\\n');
+          if (sm) walk(sm, inCell || cell);
+        } else if (s.contentVisibility !== 'hidden') walk(n.shadowRoot || n, inCell || cell);
+        if (block && s.display !== 'table-row') out.push('\\n');  // rows: no blank between
+        else if (inCell && BLOCK.test(s.display)) out.push(' ');
       }
     }
   };
@@ -118,8 +125,10 @@ _VISIBLE_TEXT_JS = """
     const own = fieldValue(root, getComputedStyle(root));
     if (own !== null) return own;
   }
-  walk(root.shadowRoot || root);
-  return out.join('').split('\\n').map((l) => l.replace(/[ \\t]+/g, ' ').trim())
+  walk(root.shadowRoot || root, false);
+  const cells = (l) => (l.includes(CELL)
+    ? l.split(CELL).map((c) => c.trim()).filter((c, i) => i > 0 || c).join(' | ') : l);
+  return out.join('').split('\\n').map((l) => cells(l).replace(/[ \\t]+/g, ' ').trim())
     .filter((l, i, a) => l || (i > 0 && a[i - 1])).join('\\n').trim();
 }
 """

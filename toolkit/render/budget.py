@@ -102,13 +102,14 @@ class Fitter:
         if s is None:
             it = self.items[i]
             if full and it.kind == CANDIDATE:
+                facts = details(it.node, it.role, self.page_url, self.max_text, it.hint)
                 s = self.fmt.node(it.depth, it.role, it.name, states(it.node),
-                                  details(it.node, it.role, self.page_url, self.max_text, it.hint),
-                                  it.ref, children)
+                                  facts + list(it.facts), it.ref, children)
             elif full:
-                s = self.fmt.node(it.depth, it.role, it.name, [], [], None, children)
+                s = self.fmt.node(it.depth, it.role, it.label or it.name, it.flags, [], None,
+                                  children)
             else:
-                s = self.fmt.node(it.depth, it.role, "", [], [], None, True)
+                s = self.fmt.node(it.depth, it.role, it.label, it.flags, [], None, True)
             self._full[key] = s
         return s
 

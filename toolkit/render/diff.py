@@ -86,7 +86,7 @@ def page_lines(tree_of: RenderedFrom, options: RenderedFrom, fmt: str
         if it.kind == CANDIDATE:
             line = out.node(0, it.role, it.name, states(it.node),
                             details(it.node, it.role, tree.url, options.max_text_per_node,
-                                    it.hint),
+                                    it.hint) + list(it.facts),
                             it.ref, False)
         elif it.role in DIALOG_ROLES or (not options.compact and it.role != "generic"):
             line = out.node(0, it.role, it.name, [], [], None, False)

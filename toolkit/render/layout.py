@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from ..errors import UnknownRefError
 from ..models import INTERACTIVE_ROLES, Node, PageTree
 from .outline import clean, is_ref, safe_role
+from .tables import CELL_ROLES, TABLE_ROLES, cell_text, current_of, row_label, sort_of, table_facts
 
 __all__ = ["CONTENT_ROLES", "STRUCTURE_ROLES", "Item", "Layout", "build_layout"]
 
@@ -75,6 +76,13 @@ class Item:
     name: str = ""
     hint: str = ""
     """A nameless control's hint (text before a field, or the extractor's guess)."""
+    label: str = ""
+    """Name shown on this item's line when it is drawn as structure (a table row's cells)."""
+    facts: tuple[tuple[str, str], ...] = ()
+    """Key/value facts shown after the node's own (``sort``, ``current``, a table's
+    ``columns`` and ``rows``)."""
+    flags: tuple[tuple[str, str | None], ...] = ()
+    """States shown on this item's line when it is drawn as structure (a selected row)."""
     frame: str | None = None
     tier: int = 3
     """0 focused element, 1 inside an open dialog, 2 in the focused element's form, 3 the rest."""
@@ -124,8 +132,10 @@ def build_layout(tree: PageTree, *, interactive_only: bool, compact: bool, max_d
     cap = max_depth - 1
     focused = tree.focused_ref
     before = [""]  # the latest text since the latest control, in document order
+    heading = [""]  # the latest heading's text, in document order
 
-    def visit(node: Node, parent: int, depth: int, frame: str | None, tier: int) -> None:
+    def visit(node: Node, parent: int, depth: int, frame: str | None, tier: int,
+              sort: str = "", in_table: bool = False) -> None:
         role_raw = node.role
         role = safe_role(role_raw, "") if role_raw else ""
         framed = node.frame
@@ -145,8 +155,26 @@ def build_layout(tree: PageTree, *, interactive_only: bool, compact: bool, max_d
             before[0] = ""
         elif role not in CONTEXT_ROLES and (node.text or (node.name and role in CONTENT_ROLES)):
             before[0] = node.text or node.name
+        if role == "heading" and text:
+            heading[0] = text
         kind = 0
-        if interactive:
+        facts: list[tuple[str, str]] = []
+        leaf = False  # its children are summed up on its own line
+        if role in TABLE_ROLES:
+            in_table = True
+            summed = table_facts(node) if interactive_only else None
+            if summed is not None:
+                facts, leaf = summed, True
+                text = node.name or heading[0]
+                before[0] = ""
+        elif not interactive_only and not text and role in CELL_ROLES and node.children and not any(
+                c.clickable or c.role in INTERACTIVE_ROLES for c in _below(node)):
+            text = cell_text(node, max_text)  # one cell, one line
+            leaf = bool(text)
+        header_sort = sort_of(node)
+        if header_sort:
+            sort = header_sort
+        if leaf or interactive:
             kind = CANDIDATE
         elif role in STRUCTURE_ROLES and (role != "group" or node.name):
             kind = STRUCTURE
@@ -162,16 +190,36 @@ def build_layout(tree: PageTree, *, interactive_only: bool, compact: bool, max_d
         if role in DIALOG_ROLES or (st and st.get("modal") is True):
             my_tier = min(my_tier, 1)
         child_frame = framed.prefix if framed is not None else frame
-        children = node.children
+        children = [] if leaf else node.children
         if kind == 0 or (kind == STRUCTURE and depth >= cap):
             if kind and children:
                 layout.depth_cut = True
             for child in children:
-                visit(child, parent, depth, child_frame, my_tier)
+                visit(child, parent, depth, child_frame, my_tier, sort, in_table)
             return
         idx = len(items)
-        show_ref = ref if (kind == CANDIDATE and ref and (interactive or not interactive_only)
-                           and is_ref(ref)) else None
+        show_ref = ref if (kind == CANDIDATE and ref and is_ref(ref)
+                           and (interactive or leaf or not interactive_only)) else None
+        if kind == CANDIDATE and (interactive or header_sort) and sort:
+            facts.append(("sort", sort))
+        current = current_of(node)
+        if current:
+            facts.append(("current", current))
+        label = ""
+        flags: list[tuple[str, str | None]] = []
+        if role in TABLE_ROLES and not leaf:
+            label = clean(node.name, 60)
+        elif role == "row" and in_table:
+            if interactive_only:
+                label = row_label(node)
+                if kind == CANDIDATE:
+                    text = label
+            elif kind == CANDIDATE:
+                text = ""  # its cells have lines of their own
+            if node.states.get("selected") is True:
+                flags.append(("selected", None))
+            if current:
+                flags.append(("current", current))
         lifted = depth > cap
         item = Item(
             idx=idx, node=node, role=role or ("text" if kind == CANDIDATE else "generic"),
@@ -179,22 +227,33 @@ def build_layout(tree: PageTree, *, interactive_only: bool, compact: bool, max_d
             name=clean(text, max_text) if kind == CANDIDATE else clean(node.name, 60),
             hint=hint, frame=frame, tier=0 if is_focus and kind == CANDIDATE else my_tier,
             interactive=interactive, in_viewport=node.in_viewport, lifted=lifted,
+            label=label, facts=tuple(facts), flags=tuple(flags),
         )
         items.append(item)
         if lifted:
             layout.depth_cut = True
         if depth < cap:
             for child in children:
-                visit(child, idx, depth + 1, child_frame, my_tier)
+                visit(child, idx, depth + 1, child_frame, my_tier, sort, in_table)
         else:
             for child in children:
-                visit(child, parent, depth, child_frame, my_tier)
+                visit(child, parent, depth, child_frame, my_tier, sort, in_table)
         item.end = len(items)
 
     for child in root.children if root is tree.root else [root]:
         visit(child, -1, 0, None, 3)
     _mark_focused_form(items)
     return layout
+
+
+def _below(node: Node) -> list[Node]:
+    out: list[Node] = []
+    stack = list(node.children)
+    while stack:
+        n = stack.pop()
+        out.append(n)
+        stack.extend(n.children)
+    return out
 
 
 def _frame_of(node: Node, current: str | None) -> str | None:

@@ -54,6 +54,8 @@ _SHOWN_STATES: tuple[tuple[str, bool], ...] = (
     ("disabled", False), ("readonly", False), ("required", False), ("invalid", False),
     ("focused", False), ("modal", False), ("scrolled-out", False),
 )
+_BARE_FACTS = frozenset({"level", "options", "type", "min", "max", "sort", "current", "rows"})
+"""Facts printed unquoted (their values are numbers or known words)."""
 _PLAIN_INPUT_TYPES = frozenset({"", "text", "search", "submit", "button", "checkbox", "radio"})
 
 
@@ -232,7 +234,7 @@ class TextFormat:
         if name:
             parts.append(f' "{escape(name)}"')
         for key, value in facts:
-            if key in ("level", "options", "type", "min", "max"):
+            if key in _BARE_FACTS:
                 parts.append(f" [{key}={escape(value)}]")
             elif key == "href":
                 parts.append(f" [href={value}]")

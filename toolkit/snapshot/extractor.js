@@ -50,8 +50,8 @@
  *               controls, aria-owns; never a password's value), placeholder last
  *   text        direct visible text (inline text-only children folded in), whitespace folded;
  *               an inline child that has a click handler of its own is never folded
- *   ref         "e12" (main frame) / "f1e3" (frames): interactive and clickable nodes always,
- *               content nodes with contentRefs
+ *   ref         "e12" (main frame) / "f1e3" (frames): interactive and clickable nodes and
+ *               tables (to be read with get_text) always, content nodes with contentRefs
  *   level       heading level; tree item level (aria-level, else its nesting of tree items)
  *   states      {checked: true|false|"mixed", selected, disabled, readonly, required,
  *                expanded, pressed, focused, invalid, modal, scrolled-out: scrolled out of a
@@ -899,9 +899,9 @@
     // a nameless shape beside its title (a pie slice and its label) is clicked by the title
     if (clickable && /^(path|rect|circle|ellipse|polygon)$/.test(tag) && !el.hasAttribute('aria-label') &&
       el.parentElement && el.parentElement.querySelector(':scope > text')) clickable = false;
-    // a list (row group) clickable as a whole hands the click over to its items
+    // a list (row group, even of one row) clickable as a whole hands the click to its items
     let delegate = false;
-    if (clickable && (role === 'list' || role === 'rowgroup') && el.childElementCount > 1) {
+    if (clickable && (role === 'list' || role === 'rowgroup') && el.childElementCount > (role === 'list' ? 1 : 0)) {
       clickable = false;
       delegate = true;
     }
@@ -935,7 +935,7 @@
       else if (!(CELLS.has(role) && items)) name = nameOf(el, tag, role, clickable, cs);
       if (name) n.name = name;
       if (text && !(name && NAMED_BY_CONTENT.has(role))) n.text = text;
-      if (interactiveRole || clickable || (CONTENT_REFS && (CONTENT.has(role) || (!role && text)))) {
+      if (interactiveRole || clickable || role === 'table' || (CONTENT_REFS && (CONTENT.has(role) || (!role && text)))) {
         n.ref = refFor(el);
         if (el === active) focusedRef = n.ref;
       }
