@@ -1,0 +1,210 @@
+"""``webrefs mcp`` against the MCP SDK's own client over stdio, in a subprocess: the tools it
+lists are the registry's, tools act on a local page, errors come back as tool errors, consent
+is asked through elicitation, and the server ends (browser closed) when the client goes."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import mcp_types as types
+import pytest
+from mcp.client import ClientSession
+from mcp.client.stdio import StdioServerParameters, stdio_client
+from webrefs import Browser
+from webrefs.adapters.langchain import WebToolkit
+from webrefs.adapters.llamaindex import WebToolSpec
+from webrefs.adapters.mcp import mcp_tools
+from webrefs.tools import TOOL_SPECS, ToolOptions, select_tools
+from webrefs.tools.fmt import format_error
+
+from tests.helpers.server import SiteServer
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(90)]
+
+ElicitFn = Any
+
+
+@asynccontextmanager
+async def client(errlog: Path, *extra: str,
+                 elicitation: ElicitFn | None = None) -> AsyncIterator[ClientSession]:
+    """A client session with ``webrefs mcp`` in a subprocess (its stderr into ``errlog``)."""
+    params = StdioServerParameters(command=sys.executable,
+                                   args=["-m", "webrefs.cli", "mcp", *extra],
+                                   env=dict(os.environ))
+    with errlog.open("w") as err:
+        async with (stdio_client(params, errlog=err) as (read, write),
+                    ClientSession(read, write, elicitation_callback=elicitation) as session):
+            await session.initialize()
+            yield session
+
+
+def text(result: types.CallToolResult) -> str:
+    first = result.content[0]
+    assert isinstance(first, types.TextContent)
+    return first.text
+
+
+def ref_of(snapshot: str, name: str) -> str:
+    line = next(x for x in snapshot.splitlines() if name in x)
+    return line.split("[", 1)[1].split("]", 1)[0].split()[0]
+
+
+def stopped_cleanly(errlog: Path) -> None:
+    log = errlog.read_text()
+    assert "stopped (the client closed the connection); the browser is closed" in log, log
+    assert "Traceback" not in log, log
+
+
+async def test_lists_the_registry_tools_with_hints(tmp_path: Path) -> None:
+    log = tmp_path / "err.txt"
+    async with client(log, "--tools", "all") as session:
+        listed = (await session.list_tools()).tools
+    specs = select_tools(ToolOptions(tools="all"))
+    assert [t.name for t in listed] == [s.name for s in specs]
+    for tool, spec in zip(listed, specs, strict=True):
+        assert tool.description == spec.description
+        assert tool.input_schema == spec.json_schema()
+        assert tool.annotations is not None
+        assert tool.annotations.model_dump(by_alias=True, exclude_none=True) == \
+            spec.hints.as_mcp()
+    click = next(t for t in listed if t.name == "web_click")
+    snapshot = next(t for t in listed if t.name == "web_snapshot")
+    assert click.annotations and click.annotations.destructive_hint is True
+    assert snapshot.annotations and snapshot.annotations.read_only_hint is True
+    stopped_cleanly(log)  # no tool call: no browser was started, and the server ended
+
+
+async def test_snapshot_click_and_tool_errors(tmp_path: Path, site: SiteServer) -> None:
+    log = tmp_path / "err.txt"
+    async with client(log) as session:
+        nav = await session.call_tool("web_navigate",
+                                      {"url": site.url("/safety/pay.html")})
+        assert not nav.is_error, text(nav)
+        snap = await session.call_tool("web_snapshot", {})
+        assert not snap.is_error and "Back to cart" in text(snap)
+        back = ref_of(text(snap), "Back to cart")
+        clicked = await session.call_tool("web_click", {"ref": back})
+        assert not clicked.is_error, text(clicked)
+        got = await session.call_tool("web_get_text", {})
+        assert "back" in text(got)
+
+        stale = await session.call_tool("web_click", {"ref": "e999"})
+        assert stale.is_error and "e999" in text(stale)
+        assert text(stale).startswith("web_click failed")
+
+        unknown = await session.call_tool("web_fly", {})
+        assert unknown.is_error and "There is no tool named 'web_fly'" in text(unknown)
+
+        bad = await session.call_tool("web_click", {"ref": 5, "bogus": True})
+        assert bad.is_error and "web_click" in text(bad)
+        # the server still works after every error
+        again = await session.call_tool("web_snapshot", {})
+        assert not again.is_error
+    stopped_cleanly(log)
+
+
+async def test_error_text_is_the_other_adapters(tmp_path: Path, site: SiteServer,
+                                                browser: Browser) -> None:
+    """The same stale ref gives the same message through MCP and through the registry's
+    own error output (what the LangChain and LlamaIndex adapters give the model)."""
+    tab = browser.new_tab(site.url("/safety/pay.html"))
+    try:
+        spec = WebToolSpec(tab=tab)
+        direct = spec.webtools.run("web_click", {"ref": "e999"})
+        assert direct.is_error
+        async with client(tmp_path / "err.txt") as session:
+            await session.call_tool("web_navigate", {"url": site.url("/safety/pay.html")})
+            await session.call_tool("web_snapshot", {})
+            via_mcp = await session.call_tool("web_click", {"ref": "e999"})
+        assert via_mcp.is_error
+        assert text(via_mcp) == direct.content == format_error("web_click", direct.artifact)
+    finally:
+        tab.close()
+
+
+def accepting(answer: str) -> ElicitFn:
+    asked: list[str] = []
+
+    async def elicit(context: Any, params: types.ElicitRequestParams) -> types.ElicitResult:
+        asked.append(params.message)
+        if answer == "accept":
+            return types.ElicitResult(action="accept", content={"approve": True})
+        return types.ElicitResult(action="decline")
+
+    elicit.asked = asked  # type: ignore[attr-defined]
+    return elicit
+
+
+async def _pay(session: ClientSession, site: SiteServer) -> types.CallToolResult:
+    await session.call_tool("web_navigate", {"url": site.url("/safety/pay.html")})
+    snap = text(await session.call_tool("web_snapshot", {}))
+    return await session.call_tool("web_click", {"ref": ref_of(snap, "Pay 5000 EUR")})
+
+
+async def _state(session: ClientSession) -> str:
+    return text(await session.call_tool("web_get_text", {}))
+
+
+async def test_consent_accepted_through_elicitation(tmp_path: Path, site: SiteServer) -> None:
+    elicit = accepting("accept")
+    async with client(tmp_path / "err.txt", elicitation=elicit) as session:
+        paid = await _pay(session, site)
+        assert not paid.is_error, text(paid)
+        assert "PAID" in await _state(session)
+    assert len(elicit.asked) == 1 and "Pay 5000 EUR" in elicit.asked[0]
+
+
+async def test_consent_declined_through_elicitation(tmp_path: Path, site: SiteServer) -> None:
+    elicit = accepting("decline")
+    async with client(tmp_path / "err.txt", elicitation=elicit) as session:
+        paid = await _pay(session, site)
+        assert paid.is_error
+        assert "The user rejected web_click" in text(paid) and "not done" in text(paid)
+        assert "unpaid" in await _state(session)
+    assert len(elicit.asked) == 1
+
+
+async def test_consent_refused_without_elicitation(tmp_path: Path, site: SiteServer) -> None:
+    async with client(tmp_path / "err.txt") as session:  # a client with no elicitation
+        paid = await _pay(session, site)
+        assert paid.is_error
+        assert "no one can confirm it here" in text(paid)
+        assert "unpaid" in await _state(session)
+
+
+async def test_three_adapters_offer_the_same_tools(browser: Browser, tmp_path: Path) -> None:
+    async with client(tmp_path / "err.txt", "--tools", "all") as session:
+        listed = (await session.list_tools()).tools
+    via_mcp = {t.name: (t.description, t.input_schema) for t in listed}
+    lc = WebToolkit(browser=browser, tools="all").get_tools()
+    via_langchain = {t.name: (t.description, t.args_schema.model_json_schema())  # type: ignore[union-attr]
+                     for t in lc}
+    li = WebToolSpec(browser=browser, tools="all").to_tool_list()
+    via_llamaindex = {t.metadata.name: (t.metadata.description,
+                                        t.metadata.fn_schema.model_json_schema())  # type: ignore[union-attr]
+                      for t in li}
+    assert via_mcp == via_langchain == via_llamaindex
+    assert set(via_mcp) == set(TOOL_SPECS)
+    for tool in lc:  # the hints reach LangChain too, as metadata
+        assert tool.metadata == TOOL_SPECS[tool.name].hints.as_mcp()
+    assert [t.name for t in mcp_tools(select_tools(ToolOptions(tools="all")))] == list(via_mcp)
+
+
+def test_mcp_without_the_extra_names_the_pip_command(tmp_path: Path) -> None:
+    """With the mcp package hidden, ``webrefs mcp`` says how to install it."""
+    import subprocess
+
+    hide = tmp_path / "hide"
+    (hide / "mcp").mkdir(parents=True)
+    (hide / "mcp" / "__init__.py").write_text("raise ImportError('no mcp here')\n")
+    env = dict(os.environ, PYTHONPATH=str(hide))
+    proc = subprocess.run([sys.executable, "-m", "webrefs.cli", "mcp"], env=env,
+                          capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+    assert proc.returncode == 1
+    assert "pip install 'webrefs[mcp]'" in proc.stderr
+    assert "Traceback" not in proc.stderr
