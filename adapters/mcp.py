@@ -46,7 +46,7 @@ from webrefs.tools.fmt import format_error
 
 from .consent import Approvals, askable, question, rejected
 
-__all__ = ["McpOptions", "WebMcpServer", "mcp_tools", "serve_stdio"]
+__all__ = ["McpOptions", "WebMcpServer", "is_loopback", "mcp_tools", "serve_http", "serve_stdio"]
 
 SERVER_NAME = "webrefs"
 
@@ -141,7 +141,8 @@ class WebMcpServer:
             return self._browser
 
     def close(self) -> None:
-        """Close the browser (when one was launched)."""
+        """Close the browser (when one was launched), and with it every session's context."""
+        self._sessions.clear()
         browser, self._browser = self._browser, None
         if browser is not None:
             with contextlib.suppress(WebrefsError):
@@ -152,6 +153,8 @@ class WebMcpServer:
         found = self._sessions.get(key)
         if found is None:
             browser = await self._browser_now()
+            if key != "stdio":  # an HTTP session: a context of its own (cookies, tabs)
+                browser = await browser.anew_context()
             approvals = Approvals()
             safety = replace(browser.safety, consent=approvals)
             webtools = WebTools(browser, options=self.options.tools, safety=safety)
@@ -208,6 +211,49 @@ class WebMcpServer:
         """Serve one client on stdin/stdout until it closes stdin."""
         async with stdio_server() as (read, write):
             await self.server.run(read, write, self.server.create_initialization_options())
+
+    async def run_http(self, host: str, port: int) -> None:
+        """Serve clients over streamable HTTP at ``http://host:port/mcp`` until SIGTERM or
+        Ctrl-C (uvicorn's own handlers stop it)."""
+        import uvicorn
+
+        app = self.server.streamable_http_app(host=host)
+        config = uvicorn.Config(app, host=host, port=port, log_level="warning",
+                                lifespan="on")
+        await uvicorn.Server(config).serve()
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` is a loopback address or ``localhost``."""
+    import ipaddress
+
+    if host.strip("[]").lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def serve_http(options: McpOptions, host: str, port: int) -> int:
+    """Run the streamable HTTP server until SIGTERM or Ctrl-C; the browser is closed after."""
+    server = WebMcpServer(options)
+    print(f"webrefs mcp: serving MCP at http://{host}:{port}/mcp", file=sys.stderr, flush=True)
+
+    def stop(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    # uvicorn stops on SIGTERM, then raises the signal again with the handler it found: this
+    # one, so the browser is closed below instead of the process ending there
+    signal.signal(signal.SIGTERM, stop)
+    try:
+        asyncio.run(server.run_http(host, port))
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.close()
+    print("webrefs mcp: stopped; the browser is closed", file=sys.stderr, flush=True)
+    return 0
 
 
 def serve_stdio(options: McpOptions) -> int:

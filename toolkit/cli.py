@@ -230,7 +230,7 @@ def _mcp(args: argparse.Namespace) -> int:
     from .tools import ToolOptions
 
     try:
-        from .adapters.mcp import McpOptions, serve_stdio
+        from .adapters.mcp import McpOptions, is_loopback, serve_http, serve_stdio
     except ImportError:
         raise _CliError("webrefs mcp needs the MCP SDK (the mcp extra): pip install "
                         "'webrefs[mcp]'", 1) from None
@@ -245,7 +245,26 @@ def _mcp(args: argparse.Namespace) -> int:
                              elicit=not args.no_elicit)
     except InvalidArgumentError as exc:
         raise _CliError(str(exc), 2) from None
-    return serve_stdio(options)
+    if args.http is None:
+        return serve_stdio(options)
+    host, port = args.http
+    if not is_loopback(host):
+        if not args.allow_remote:
+            raise _CliError(f"--http {host}:{port} would serve the browser to other machines; "
+                            "add --allow-remote to mean it, or use 127.0.0.1", 2)
+        print(f"webrefs mcp: warning: serving on {host}, which is not loopback: anyone who "
+              "can reach this port drives the browser (there is no authentication)",
+              file=sys.stderr, flush=True)
+    return serve_http(options, host, port)
+
+
+def _host_port(text: str) -> tuple[str, int]:
+    host, sep, port = text.rpartition(":")
+    if not sep:
+        host, port = "127.0.0.1", text
+    if not port.isdigit() or not 0 < int(port) < 65536:
+        raise argparse.ArgumentTypeError(f"{text!r} is not HOST:PORT, e.g. 127.0.0.1:8931")
+    return host.strip("[]") or "127.0.0.1", int(port)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -319,8 +338,9 @@ def _parser() -> argparse.ArgumentParser:
     snap.set_defaults(func=_snapshot)
 
     mcp = sub.add_parser(
-        "mcp", help="serve the browser tools to MCP clients (stdio)",
-        description="An MCP server with webrefs' tools, over stdin and stdout. The browser "
+        "mcp", help="serve the browser tools to MCP clients (stdio or HTTP)",
+        description="An MCP server with webrefs' tools, over stdin and stdout (or streamable "
+        "HTTP with --http). The browser "
         "starts on the first tool call and closes when the client goes. Needs the mcp extra "
         "(pip install 'webrefs[mcp]').")
     head = mcp.add_mutually_exclusive_group()
@@ -341,6 +361,11 @@ def _parser() -> argparse.ArgumentParser:
                      help="an extra Chromium flag, e.g. --browser-arg=--proxy-server=... "
                      "(repeatable)")
     mcp.add_argument("--executable-path", default=None, help="the browser binary")
+    mcp.add_argument("--http", type=_host_port, metavar="HOST:PORT",
+                     help="serve over streamable HTTP at http://HOST:PORT/mcp instead of "
+                     "stdio (a loopback host; each session gets its own browser context)")
+    mcp.add_argument("--allow-remote", action="store_true",
+                     help="let --http listen on an address that is not loopback")
     mcp.add_argument("--no-elicit", action="store_true",
                      help="refuse actions that need consent instead of asking the client")
     mcp.set_defaults(func=_mcp)

@@ -208,3 +208,78 @@ def test_mcp_without_the_extra_names_the_pip_command(tmp_path: Path) -> None:
     assert proc.returncode == 1
     assert "pip install 'webrefs[mcp]'" in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+async def test_http_two_clients_each_on_its_own_context(tmp_path: Path,
+                                                        site: SiteServer) -> None:
+    import asyncio
+    import signal
+    import subprocess
+
+    import anyio
+    from mcp.client.streamable_http import streamable_http_client
+
+    port = _free_port()
+    log = tmp_path / "err.txt"
+    with log.open("w") as err:
+        proc = subprocess.Popen([sys.executable, "-m", "webrefs.cli", "mcp", "--tools", "all",
+                                 "--http", f"127.0.0.1:{port}"], stdin=subprocess.DEVNULL,
+                                stdout=subprocess.DEVNULL, stderr=err, env=dict(os.environ))
+    try:
+        for _ in range(200):  # until it listens
+            try:
+                _r, w = await asyncio.open_connection("127.0.0.1", port)
+                w.close()
+                break
+            except OSError:
+                await asyncio.sleep(0.1)
+        url = f"http://127.0.0.1:{port}/mcp"
+
+        async def use(page: str, word: str) -> tuple[str, str]:
+            async with (streamable_http_client(url) as (read, write),
+                        ClientSession(read, write) as session):
+                await session.initialize()
+                nav = await session.call_tool("web_navigate", {"url": site.url(page)})
+                assert not nav.is_error, text(nav)
+                await anyio.sleep(1.0)  # both sessions have navigated before either reads
+                seen = text(await session.call_tool("web_get_text", {}))
+                tabs = text(await session.call_tool("web_tabs", {"action": "list"}))
+                assert word in seen
+                return seen, tabs
+
+        results: dict[str, tuple[str, str]] = {}
+
+        async def run(page: str, word: str) -> None:
+            results[page] = await use(page, word)
+
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(run, "/safety/pay.html", "5000 EUR")
+            tg.start_soon(run, "/safety/blog.html", "")
+        _pay_text, pay_tabs = results["/safety/pay.html"]
+        blog_text, blog_tabs = results["/safety/blog.html"]
+        assert "5000 EUR" not in blog_text
+        assert "pay.html" in pay_tabs and "blog.html" not in pay_tabs
+        assert "blog.html" in blog_tabs and "pay.html" not in blog_tabs
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        code = proc.wait(timeout=30)
+    assert code == 0, log.read_text()
+    assert "stopped; the browser is closed" in log.read_text()
+
+
+def test_http_refuses_a_remote_address_without_the_flag() -> None:
+    import subprocess
+
+    proc = subprocess.run([sys.executable, "-m", "webrefs.cli", "mcp", "--http", "0.0.0.0:8931"],
+                          capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+    assert proc.returncode == 2
+    assert "--allow-remote" in proc.stderr and "Traceback" not in proc.stderr
