@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import contextlib
+import os
 import signal
 import sys
 from collections.abc import Mapping
@@ -260,26 +261,26 @@ def serve_stdio(options: McpOptions) -> int:
     """Run the stdio server until the client goes or SIGTERM; the browser is closed after.
     Says on stderr why it stopped."""
     server = WebMcpServer(options)
-    why = "the client closed the connection"
 
-    async def main() -> None:
-        nonlocal why
-        task = asyncio.current_task()
-        assert task is not None
-
-        def terminate() -> None:
-            nonlocal why
-            why = "SIGTERM"
-            task.cancel()
-
-        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, terminate)
-        await server.run_stdio()
-
-    try:
-        asyncio.run(main())
-    except (asyncio.CancelledError, KeyboardInterrupt):
-        why = "SIGTERM" if why == "SIGTERM" else "interrupted"
-    finally:
+    def stopped(why: str) -> None:
         server.close()
-    print(f"webrefs mcp: stopped ({why}); the browser is closed", file=sys.stderr, flush=True)
+        print(f"webrefs mcp: stopped ({why}); the browser is closed", file=sys.stderr,
+              flush=True)
+
+    def terminate(signum: int, frame: object) -> None:
+        # stdin is read on a worker thread that nothing can cancel while the client keeps it
+        # open, so the server cannot wind down by itself: close the browser and leave now
+        stopped("SIGTERM")
+        os._exit(0)
+
+    signal.signal(signal.SIGTERM, terminate)
+    try:
+        asyncio.run(server.run_stdio())
+    except KeyboardInterrupt:
+        stopped("interrupted")
+        return 130
+    except BaseException:
+        server.close()
+        raise
+    stopped("the client closed the connection")
     return 0

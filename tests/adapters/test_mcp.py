@@ -283,3 +283,40 @@ def test_http_refuses_a_remote_address_without_the_flag() -> None:
                           capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
     assert proc.returncode == 2
     assert "--allow-remote" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_stdio_sigterm_closes_the_browser(tmp_path: Path, site: SiteServer) -> None:
+    """A server whose browser runs, stopped by SIGTERM: it exits 0 and says it closed the
+    browser (the conftest check finds no Chromium left behind)."""
+    import json
+    import signal
+    import subprocess
+
+    log = tmp_path / "err.txt"
+    messages = [
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "test", "version": "0"}}},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+            "name": "web_navigate", "arguments": {"url": site.url("/safety/pay.html")}}},
+    ]
+    with log.open("w") as err:
+        proc = subprocess.Popen([sys.executable, "-m", "webrefs.cli", "mcp"],
+                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err,
+                                env=dict(os.environ), text=True)
+    assert proc.stdin is not None and proc.stdout is not None
+    try:
+        for message in messages:
+            proc.stdin.write(json.dumps(message) + "\n")
+        proc.stdin.flush()
+        answers = [json.loads(proc.stdout.readline()) for _ in range(2)]
+        assert answers[1]["id"] == 2 and answers[1]["result"]["isError"] is False, answers
+        proc.send_signal(signal.SIGTERM)  # stdin still open: only the signal stops it
+        code = proc.wait(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert code == 0, log.read_text()
+    assert "stopped (SIGTERM); the browser is closed" in log.read_text()
