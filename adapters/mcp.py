@@ -127,6 +127,7 @@ class WebMcpServer:
         self.specs = select_tools(self.options.tools)  # bad names fail here, before serving
         self._browser: Browser | None = None
         self._launching = asyncio.Lock()
+        self._opening = asyncio.Lock()
         self._sessions: dict[str, _Session] = {}
         self.server: Server[Any] = Server(SERVER_NAME, on_list_tools=self._list_tools,
                                           on_call_tool=self._call_tool)
@@ -151,15 +152,17 @@ class WebMcpServer:
 
     async def _session(self, ctx: ServerRequestContext[Any]) -> _Session:
         key = _session_key(ctx)
-        found = self._sessions.get(key)
-        if found is None:
-            browser = await self._browser_now()
-            if key != "stdio":  # an HTTP session: a context of its own (cookies, tabs)
-                browser = await browser.anew_context()
-            approvals = Approvals()
-            safety = replace(browser.safety, consent=approvals)
-            webtools = WebTools(browser, options=self.options.tools, safety=safety)
-            found = self._sessions[key] = _Session(webtools, approvals)
+        async with self._opening:
+            return self._sessions.get(key) or await self._open(key)
+
+    async def _open(self, key: str) -> _Session:
+        browser = await self._browser_now()
+        if key != "stdio":  # an HTTP session: a context of its own (cookies, tabs)
+            browser = await browser.anew_context()
+        approvals = Approvals()
+        safety = replace(browser.safety, consent=approvals)
+        webtools = WebTools(browser, options=self.options.tools, safety=safety)
+        found = self._sessions[key] = _Session(webtools, approvals)
         return found
 
     # -- the handlers --------------------------------------------------------------------------
@@ -177,10 +180,11 @@ class WebMcpServer:
                 out = await session.webtools.acall(name, args)
             except ConsentError as err:
                 request = askable(err)
-                if request is None or not await self._ask(ctx, name, request):
-                    if request is not None and self._can_elicit(ctx):
-                        raise rejected(name, err, request) from None
-                    raise
+                answer = None if request is None else await self._ask(ctx, name, request)
+                if answer is None or request is None:
+                    raise  # nobody could be asked: the policy's own refusal
+                if not answer:
+                    raise rejected(name, err, request) from None
                 session.approvals.add(request)
                 out = await session.webtools.acall(name, args)
         except WebrefsError as err:
@@ -194,15 +198,16 @@ class WebMcpServer:
         return caps is not None and caps.elicitation is not None
 
     async def _ask(self, ctx: ServerRequestContext[Any], tool: str,
-                   request: Any) -> bool:
-        """Ask the client's user; ``False`` for a no, or when the client cannot be asked."""
+                   request: Any) -> bool | None:
+        """Ask the client's user: ``True`` or ``False``, or ``None`` when the client cannot
+        be asked (no elicitation, or the request failed)."""
         if not self._can_elicit(ctx):
-            return False
+            return None
         try:
             answer = await ctx.session.elicit_form(
                 question(tool, request), CONSENT_SCHEMA, related_request_id=ctx.request_id)
-        except Exception:  # the client failed to answer: nobody consented
-            return False
+        except Exception:  # the client did not answer: nobody consented
+            return None
         if answer.action != "accept":
             return False
         return (answer.content or {}).get("approve", True) is not False
