@@ -320,3 +320,17 @@ def test_stdio_sigterm_closes_the_browser(tmp_path: Path, site: SiteServer) -> N
             proc.wait()
     assert code == 0, log.read_text()
     assert "stopped (SIGTERM); the browser is closed" in log.read_text()
+
+
+async def test_consent_refused_when_the_elicitation_fails(tmp_path: Path,
+                                                          site: SiteServer) -> None:
+    """A client that declares elicitation but answers it with an error has not said no: the
+    model reads the policy's refusal (nobody could confirm), not that the user rejected it."""
+    async def broken(context: Any, params: types.ElicitRequestParams) -> types.ErrorData:
+        return types.ErrorData(code=types.INTERNAL_ERROR, message="no form here")
+
+    async with client(tmp_path / "err.txt", elicitation=broken) as session:
+        paid = await _pay(session, site)
+        assert paid.is_error
+        assert "no one can confirm it here" in text(paid) and "rejected" not in text(paid)
+        assert "unpaid" in await _state(session)
