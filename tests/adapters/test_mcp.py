@@ -5,6 +5,7 @@ is asked through elicitation, and the server ends (browser closed) when the clie
 from __future__ import annotations
 
 import os
+import re
 import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -51,7 +52,9 @@ def text(result: types.CallToolResult) -> str:
 
 def ref_of(snapshot: str, name: str) -> str:
     line = next(x for x in snapshot.splitlines() if name in x)
-    return line.split("[", 1)[1].split("]", 1)[0].split()[0]
+    found = re.search(r"\be\d+\b", line)
+    assert found is not None, line
+    return found.group(0)
 
 
 def stopped_cleanly(errlog: Path) -> None:
