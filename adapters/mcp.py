@@ -165,6 +165,25 @@ class WebMcpServer:
         found = self._sessions[key] = _Session(webtools, approvals)
         return found
 
+    async def end_session(self, key: str) -> None:
+        """Close the context of an HTTP session that ended; with the last one, the browser
+        (the next session launches another)."""
+        async with self._opening:
+            session = self._sessions.pop(key, None)
+            if session is None:
+                return
+            if session.webtools.browser is not None:
+                with contextlib.suppress(WebrefsError):
+                    await session.webtools.browser.aclose()
+            if not self._sessions:
+                async with self._launching:
+                    browser, self._browser = self._browser, None
+                if browser is not None:
+                    with contextlib.suppress(WebrefsError):
+                        await browser.aclose()
+                    print("webrefs mcp: the last session ended; the browser is closed",
+                          file=sys.stderr, flush=True)
+
     # -- the handlers --------------------------------------------------------------------------
     async def _list_tools(self, ctx: ServerRequestContext[Any],
                           params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
@@ -224,7 +243,16 @@ class WebMcpServer:
         import uvicorn
 
         app = self.server.streamable_http_app(host=host)
-        config = uvicorn.Config(app, host=host, port=port, log_level="warning",
+
+        async def ending_sessions(scope: Any, receive: Any, send: Any) -> None:
+            """The SDK's app; after a client ends its session (DELETE), its context closes."""
+            await app(scope, receive, send)
+            if scope.get("type") == "http" and scope.get("method") == "DELETE":
+                ended = dict(scope.get("headers") or ()).get(b"mcp-session-id")
+                if ended:
+                    await self.end_session(ended.decode("latin-1"))
+
+        config = uvicorn.Config(ending_sessions, host=host, port=port, log_level="warning",
                                 lifespan="on")
         await uvicorn.Server(config).serve()
 

@@ -272,6 +272,11 @@ async def test_http_two_clients_each_on_its_own_context(tmp_path: Path,
         assert "5000 EUR" not in blog_text
         assert "pay.html" in pay_tabs and "blog.html" not in pay_tabs
         assert "blog.html" in blog_tabs and "pay.html" not in blog_tabs
+        for _ in range(100):  # both clients ended their sessions: the browser closes
+            if "the last session ended; the browser is closed" in log.read_text():
+                break
+            await asyncio.sleep(0.1)
+        assert "the last session ended; the browser is closed" in log.read_text()
     finally:
         proc.send_signal(signal.SIGTERM)
         code = proc.wait(timeout=30)
