@@ -23,7 +23,6 @@ from __future__ import annotations
 import asyncio
 import base64
 import contextlib
-import os
 import signal
 import sys
 from collections.abc import Mapping
@@ -302,9 +301,11 @@ def serve_stdio(options: McpOptions) -> int:
 
     def terminate(signum: int, frame: object) -> None:
         # stdin is read on a worker thread that nothing can cancel while the client keeps it
-        # open, so the server cannot wind down by itself: close the browser and leave now
+        # open, so the server cannot wind down by itself: close the browser, then end as
+        # SIGTERM ends a process
         stopped("SIGTERM")
-        os._exit(0)
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        signal.raise_signal(signal.SIGTERM)
 
     signal.signal(signal.SIGTERM, terminate)
     try:
