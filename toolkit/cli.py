@@ -30,7 +30,7 @@ def _doctor(args: argparse.Namespace) -> int:
     ok = True
     print(f"python      {platform.python_version()} ({sys.executable})")
     for dist in ("webrefs", "playwright", "pydantic", "tiktoken", "langchain-core",
-                 "llama-index-core", "vcrpy", "pillow"):
+                 "llama-index-core", "vcrpy", "pillow", "mcp"):
         try:
             version = importlib.metadata.version(dist)
         except importlib.metadata.PackageNotFoundError:
