@@ -53,6 +53,8 @@ from webrefs.tools import ToolOutput, ToolSpec, WebTools
 from webrefs.tools.capabilities import Capabilities, capabilities
 from webrefs.tools.fmt import format_error, format_validation_error
 
+from .consent import Approvals, approved, askable, question, rejected
+
 if TYPE_CHECKING:
     from langchain.agents.middleware import AgentMiddleware
 
@@ -79,18 +81,19 @@ class WebTool(BaseTool):
     handle_tool_error: Any = True
     webtools: SkipValidation[WebTools] = Field(exclude=True)
     """The registry this tool runs on."""
-    approvals: SkipValidation[set[str] | None] = Field(default=None, exclude=True)
+    approvals: SkipValidation[Approvals | None] = Field(default=None, exclude=True)
     """With ``interrupt_on_confirm``: the actions a human approved, each used once."""
 
     @classmethod
     def from_spec(cls, spec: ToolSpec, webtools: WebTools,
-                  approvals: set[str] | None = None) -> WebTool:
+                  approvals: Approvals | None = None) -> WebTool:
         return cls(
             name=spec.name,
             description=spec.description,
             args_schema=spec.args_model,
             webtools=webtools,
             handle_validation_error=partial(format_validation_error, spec.name),
+            metadata=spec.hints.as_mcp(),
             approvals=approvals,
         )
 
@@ -122,46 +125,27 @@ class WebTool(BaseTool):
         """With ``interrupt_on_confirm``, a ``confirm`` action becomes a LangGraph interrupt
         (the graph pauses; resume with ``Command(resume="approve")`` or ``"reject"``). Returns
         when approved (the call is then made again); else raises ``err`` or a refusal."""
-        request = err.request
-        decision = err.decision
-        if (self.approvals is None or not isinstance(request, ConsentRequest) or err.refused
-                or decision is None or request.level != "confirm"):
+        request = askable(err)
+        if self.approvals is None or request is None:
             raise err
         from langgraph.types import interrupt
 
         answer = interrupt(consent_payload(self.name, request))
         if not approved(answer):
-            raise ConsentError(
-                f"The user rejected {self.name} on {request.target_name or request.target}; "
-                "it was not done.",
-                hint="Do not try it again; continue without it or ask the user what to do.",
-                request=request, refused=True, decision=decision)
-        self.approvals.add(request.key)
+            raise rejected(self.name, err, request)
+        self.approvals.add(request)
 
 
 def consent_payload(tool: str, request: ConsentRequest) -> dict[str, Any]:
     """What a LangGraph interrupt for consent carries (shown to the human who decides)."""
-    what = request.target_name or request.target or "the page"
-    sends = f" to send {request.effect.describe()}" if request.effect is not None else ""
     return {
         "type": "webrefs_consent", "tool": tool, "action": request.action,
         "target": request.target, "target_name": request.target_name, "url": request.url,
         "level": request.level, "reasons": list(request.reasons),
         "request": request.effect.describe() if request.effect is not None else None,
-        "question": f"Allow {tool} on {what} at {request.url}{sends}? "
-                    f"({'; '.join(request.reasons)})",
+        "question": question(tool, request),
         "answers": ["approve", "reject"],
     }
-
-
-def approved(answer: Any) -> bool:
-    """A resume value meaning yes: ``"approve"``/``"yes"``/``True``, or a dict with
-    ``{"approved": True}`` or ``{"action": "approve"}``."""
-    if isinstance(answer, dict):
-        answer = answer.get("approved", answer.get("action", answer.get("decision")))
-    if isinstance(answer, bool):
-        return answer
-    return str(answer).strip().lower() in ("approve", "approved", "yes", "y", "accept", "ok")
 
 
 def _arguments(args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
@@ -208,23 +192,16 @@ class WebToolkit(BaseToolkit):
     way (its ``request`` field says what was held); approved, the action runs again and that
     request is sent."""
     _webtools: WebTools = PrivateAttr()
-    _approvals: set[str] | None = PrivateAttr(default=None)
+    _approvals: Approvals | None = PrivateAttr(default=None)
 
     def model_post_init(self, context: Any, /) -> None:
         safety = self.safety
         if self.interrupt_on_confirm:
-            approvals: set[str] = set()
-            self._approvals = approvals
-
-            def approved_once(request: ConsentRequest) -> bool | None:
-                if request.key in approvals:
-                    approvals.discard(request.key)
-                    return True
-                return None  # not decided here: the tool asks a human through an interrupt
-
+            # not decided by the callback: the tool asks a human through an interrupt
+            self._approvals = Approvals()
             bound: Any = self.browser if self.browser is not None else self.tab
             base = safety or (bound.safety if bound is not None else SafetyPolicy())
-            safety = replace(base, consent=approved_once, consent_by="the user")
+            safety = replace(base, consent=self._approvals, consent_by="the user")
         self._webtools = WebTools(
             self.browser,
             tab=self.tab,

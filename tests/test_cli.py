@@ -27,6 +27,7 @@ def test_doctor_reports_a_working_browser_and_tokenizer() -> None:
     assert "o200k_base: loads" in proc.stdout
     assert "playwright" in proc.stdout
     assert re.search(r"^pillow +\S", proc.stdout, re.M)  # the vision extra, or "not installed"
+    assert re.search(r"^mcp +\S", proc.stdout, re.M)  # the mcp extra, or "not installed"
 
 
 def test_unknown_command_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:

@@ -40,7 +40,8 @@ def test_the_readme_suite_example_follows_the_task_format() -> None:
 
     from webrefs.evals.tasks import Suite
 
-    (block,) = re.findall(r"```json\n(.*?)```", README.read_text(), re.S)
+    (block,) = [b for b in re.findall(r"```json\n(.*?)```", README.read_text(), re.S)
+                if '"tasks"' in b]
     suite = Suite.model_validate(json.loads(block))
     assert suite.tasks[0].id == "order-brass"
     # The example is the mini test suite's task, so the test suite runs it for real.
@@ -50,3 +51,16 @@ def test_the_readme_suite_example_follows_the_task_format() -> None:
     assert example["goal"] == real["goal"] and example["start_url"] == real["start_url"]
     assert [s.get("tool") for s in example["reference"]] == [
         s.get("tool") for s in real["reference"]]
+
+
+def test_the_readme_mcp_config_starts_webrefs_mcp() -> None:
+    import json
+
+    (block,) = [b for b in re.findall(r"```json\n(.*?)```", README.read_text(), re.S)
+                if "mcpServers" in b]
+    server = json.loads(block)["mcpServers"]["webrefs"]
+    assert server["command"] == "webrefs" and server["args"][0] == "mcp"
+    from webrefs.cli import _parser
+
+    args = _parser().parse_args(server["args"])  # the options it gives exist
+    assert args.command == "mcp"

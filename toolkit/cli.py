@@ -1,8 +1,10 @@
-"""The ``webrefs`` command: ``doctor``, ``snapshot``, ``demo`` and ``eval``.
+"""The ``webrefs`` command: ``doctor``, ``snapshot``, ``mcp``, ``demo`` and ``eval``.
 
-``demo`` and ``eval`` belong to :mod:`webrefs.evals`; this module, the application layer, only
-hands their arguments on. Failures end in one line on stderr saying what went wrong and what
-to do, with exit code 2 for bad input and 1 for everything else; never a traceback."""
+``demo`` and ``eval`` belong to :mod:`webrefs.evals` and ``mcp`` to
+:mod:`webrefs.adapters.mcp` (imported only when run: it needs the ``mcp`` extra); this
+module, the application layer, only hands their arguments on. Failures end in one line on
+stderr saying what went wrong and what to do, with exit code 2 for bad input and 1 for
+everything else; never a traceback."""
 
 from __future__ import annotations
 
@@ -28,7 +30,7 @@ def _doctor(args: argparse.Namespace) -> int:
     ok = True
     print(f"python      {platform.python_version()} ({sys.executable})")
     for dist in ("webrefs", "playwright", "pydantic", "tiktoken", "langchain-core",
-                 "llama-index-core", "vcrpy", "pillow"):
+                 "llama-index-core", "vcrpy", "pillow", "mcp"):
         try:
             version = importlib.metadata.version(dist)
         except importlib.metadata.PackageNotFoundError:
@@ -223,6 +225,48 @@ def _snapshot(args: argparse.Namespace) -> int:
     return 0
 
 
+def _mcp(args: argparse.Namespace) -> int:
+    from .errors import InvalidArgumentError
+    from .tools import ToolOptions
+
+    try:
+        from .adapters.mcp import McpOptions, is_loopback, serve_http, serve_stdio
+    except ImportError:
+        raise _CliError("webrefs mcp needs the MCP SDK (the mcp extra): pip install "
+                        "'webrefs[mcp]'", 1) from None
+    names = [n.strip() for n in (args.tools or "default").split(",") if n.strip()]
+    tools: str | tuple[str, ...] = names[0] if len(names) == 1 else tuple(names)
+    try:
+        tool_options = ToolOptions(max_tokens=args.max_tokens, tools=tools,
+                                   after_action=args.after_action, vision=args.vision)
+        options = McpOptions(tools=tool_options, headless=args.headless,
+                             browser_args=tuple(args.browser_arg or ()),
+                             executable_path=args.executable_path,
+                             elicit=not args.no_elicit)
+    except InvalidArgumentError as exc:
+        raise _CliError(str(exc), 2) from None
+    if args.http is None:
+        return serve_stdio(options)
+    host, port = args.http
+    if not is_loopback(host):
+        if not args.allow_remote:
+            raise _CliError(f"--http {host}:{port} would serve the browser to other machines; "
+                            "add --allow-remote to mean it, or use 127.0.0.1", 2)
+        print(f"webrefs mcp: warning: serving on {host}, which is not loopback: anyone who "
+              "can reach this port drives the browser (there is no authentication)",
+              file=sys.stderr, flush=True)
+    return serve_http(options, host, port)
+
+
+def _host_port(text: str) -> tuple[str, int]:
+    host, sep, port = text.rpartition(":")
+    if not sep:
+        host, port = "127.0.0.1", text
+    if not port.isdigit() or not 0 < int(port) < 65536:
+        raise argparse.ArgumentTypeError(f"{text!r} is not HOST:PORT, e.g. 127.0.0.1:8931")
+    return host.strip("[]") or "127.0.0.1", int(port)
+
+
 class _Parser(argparse.ArgumentParser):
     """An ArgumentParser whose usage errors are one line (and exit code 2)."""
 
@@ -244,6 +288,7 @@ Browser tools for LLM agents, from the command line.
 
   webrefs doctor                    check Python, packages, browser and tokenizer
   webrefs snapshot 127.0.0.1:8000/  print the snapshot a model would read
+  webrefs mcp                       serve the tools to MCP clients (stdio)
   webrefs demo                      run the offline demo agent
   webrefs eval --help               run and compare eval suites
 """
@@ -291,6 +336,39 @@ def _parser() -> argparse.ArgumentParser:
     shown.add_argument("--quiet", "-q", dest="progress", action="store_false",
                        help="no progress on stderr")
     snap.set_defaults(func=_snapshot)
+
+    mcp = sub.add_parser(
+        "mcp", help="serve the browser tools to MCP clients (stdio or HTTP)",
+        description="An MCP server with webrefs' tools, over stdin and stdout (or streamable "
+        "HTTP with --http). The browser "
+        "starts on the first tool call and closes when the client goes. Needs the mcp extra "
+        "(pip install 'webrefs[mcp]').")
+    head = mcp.add_mutually_exclusive_group()
+    head.add_argument("--headless", dest="headless", action="store_true", default=True,
+                      help="run the browser without a window (the default)")
+    head.add_argument("--headed", dest="headless", action="store_false",
+                      help="show the browser window")
+    mcp.add_argument("--tools", metavar="NAMES", default="default",
+                     help="tools offered: 'default', 'all', a group name, or a comma-separated "
+                     "list of tool and group names")
+    mcp.add_argument("--max-tokens", type=int, default=3000, metavar="N",
+                     help="token budget of snapshots (default 3000)")
+    mcp.add_argument("--after-action", choices=("none", "diff", "snapshot"), default="none",
+                     help="what an action returns besides its summary (default none)")
+    mcp.add_argument("--vision", action="store_true",
+                     help="offer web_screenshot and points of it (needs webrefs[vision])")
+    mcp.add_argument("--browser-arg", action="append", metavar="FLAG",
+                     help="an extra Chromium flag, e.g. --browser-arg=--proxy-server=... "
+                     "(repeatable)")
+    mcp.add_argument("--executable-path", default=None, help="the browser binary")
+    mcp.add_argument("--http", type=_host_port, metavar="HOST:PORT",
+                     help="serve over streamable HTTP at http://HOST:PORT/mcp instead of "
+                     "stdio (a loopback host; each session gets its own browser context)")
+    mcp.add_argument("--allow-remote", action="store_true",
+                     help="let --http listen on an address that is not loopback")
+    mcp.add_argument("--no-elicit", action="store_true",
+                     help="refuse actions that need consent instead of asking the client")
+    mcp.set_defaults(func=_mcp)
     return parser
 
 

@@ -31,7 +31,7 @@ from __future__ import annotations
 from .capabilities import Capabilities, capabilities
 from .context import ToolContext, ToolOutput
 from .options import ToolOptions
-from .registry import WebTools
+from .registry import WebTools, select_tools
 from .specs import (
     ALL_TOOLS,
     CORE_TOOLS,
@@ -39,7 +39,9 @@ from .specs import (
     NAVIGATION_TOOLS,
     OPTIONAL_TOOLS,
     TOOL_GROUPS,
+    TOOL_HINTS,
     TOOL_SPECS,
+    ToolHints,
     ToolSpec,
 )
 
@@ -50,12 +52,15 @@ __all__ = [
     "NAVIGATION_TOOLS",
     "OPTIONAL_TOOLS",
     "TOOL_GROUPS",
+    "TOOL_HINTS",
     "TOOL_SPECS",
     "Capabilities",
     "ToolContext",
+    "ToolHints",
     "ToolOptions",
     "ToolOutput",
     "ToolSpec",
     "WebTools",
     "capabilities",
+    "select_tools",
 ]

@@ -52,7 +52,7 @@ if TYPE_CHECKING:
     from ..browser import Browser
     from ..tab import Tab
 
-__all__ = ["WebTools"]
+__all__ = ["WebTools", "select_tools"]
 
 DIFF_ENCODING = "o200k_base"
 """The encoding action diffs are counted with (``diff_snapshots``' default)."""
@@ -80,7 +80,7 @@ def _expand(names: str | tuple[str, ...], field: str) -> list[str]:
     return out
 
 
-def _select_tools(options: ToolOptions, *, has_browser: bool) -> list[ToolSpec]:
+def select_tools(options: ToolOptions, *, has_browser: bool = True) -> list[ToolSpec]:
     """``tools`` (a group, or an exact list), plus ``include``, plus the screenshot tool with
     ``vision``, minus ``exclude``. Tools named one by one that the setup cannot offer (a
     navigation tool with ``allow_navigation=False``, ``web_tabs`` without a Browser) are an
@@ -150,7 +150,7 @@ class WebTools:
         self._tab = tab
         bound: Browser | Tab = browser if browser is not None else tab  # type: ignore[assignment]
         self._runner: Runner = bound.runner
-        self.specs: list[ToolSpec] = _select_tools(self.options, has_browser=browser is not None)
+        self.specs: list[ToolSpec] = select_tools(self.options, has_browser=browser is not None)
         # Every snapshot and diff counts tokens: a tokenizer that cannot load is the host's
         # problem, so it fails here, once, and never reaches the model as a tool error.
         require_encodings(_render_encoding(bound), DIFF_ENCODING)

@@ -37,12 +37,51 @@ __all__ = [
     "NAVIGATION_TOOLS",
     "OPTIONAL_TOOLS",
     "TOOL_GROUPS",
+    "TOOL_HINTS",
     "TOOL_SPECS",
+    "ToolHints",
     "ToolSpec",
 ]
 
 Handler = Callable[["ToolContext", Any], Awaitable[ToolOutput]]
 Kind = Literal["core", "navigation", "optional", "vision"]
+
+
+@dataclass(frozen=True)
+class ToolHints:
+    """What a tool may do to the world, for hosts that gate tools (MCP's tool annotations,
+    LangChain tool ``metadata``). Hints, not guarantees: the safety policy decides."""
+
+    read_only: bool
+    """It changes nothing on the page or anywhere else (reading, waiting)."""
+    destructive: bool
+    """It may do what cannot be undone (a click may pay, Enter may submit)."""
+    idempotent: bool
+    """Doing it twice with the same arguments does no more than doing it once."""
+    open_world: bool = True
+    """It reaches the web beyond the host (every browser tool may)."""
+
+    def as_mcp(self) -> dict[str, bool]:
+        """The MCP tool annotation names and values."""
+        return {"readOnlyHint": self.read_only, "destructiveHint": self.destructive,
+                "idempotentHint": self.idempotent, "openWorldHint": self.open_world}
+
+
+_READ = ToolHints(read_only=True, destructive=False, idempotent=True)
+_SET = ToolHints(read_only=False, destructive=False, idempotent=True)
+_MOVE = ToolHints(read_only=False, destructive=False, idempotent=False)
+_ACT = ToolHints(read_only=False, destructive=True, idempotent=False)
+
+TOOL_HINTS: Mapping[str, ToolHints] = {
+    "web_snapshot": _READ, "web_get_text": _READ, "web_wait_for": _READ,
+    "web_screenshot": _READ,
+    "web_click": _ACT, "web_press_key": _ACT, "web_type": _ACT, "web_drag": _ACT,
+    "web_evaluate": _ACT, "web_tabs": _ACT,
+    "web_fill": _SET, "web_select": _SET, "web_check": _SET, "web_hover": _SET,
+    "web_upload": _SET, "web_navigate": _SET,
+    "web_scroll": _MOVE, "web_go_back": _MOVE, "web_go_forward": _MOVE, "web_reload": _MOVE,
+}
+"""The hints of every tool, by name (one table for every adapter)."""
 
 
 @dataclass(frozen=True)
@@ -65,6 +104,11 @@ class ToolSpec:
             return self
         return replace(self, args_model=self.vision_args,
                        description=tool_description(self.name, vision=True))
+
+    @property
+    def hints(self) -> ToolHints:
+        """What the tool may do (:data:`TOOL_HINTS`)."""
+        return TOOL_HINTS[self.name]
 
     def json_schema(self) -> dict[str, Any]:
         """JSON schema of the arguments."""
