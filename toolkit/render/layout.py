@@ -197,6 +197,13 @@ def build_layout(tree: PageTree, *, interactive_only: bool, compact: bool, max_d
             for child in children:
                 visit(child, parent, depth, child_frame, my_tier, sort, in_table)
             return
+        if kind == CANDIDATE and not interactive_only and text and not leaf:
+            # a control's label is said once: on the control's line, not again as text
+            if interactive and _said_by(items, text, interactive=False):
+                items.pop()
+            elif not interactive and role in LABEL_TEXT_ROLES and not node.children and \
+                    _said_by(items, text, interactive=True):
+                return
         idx = len(items)
         show_ref = ref if (kind == CANDIDATE and ref and is_ref(ref)
                            and (interactive or leaf or not interactive_only)) else None
@@ -244,6 +251,29 @@ def build_layout(tree: PageTree, *, interactive_only: bool, compact: bool, max_d
         visit(child, -1, 0, None, 3)
     _mark_focused_form(items)
     return layout
+
+
+LABEL_TEXT_ROLES: frozenset[str] = frozenset({"text", "label", "generic", "StaticText", ""})
+"""Roles of a plain text line that may be a control's label said again."""
+
+
+def _same_words(a: str, b: str) -> bool:
+    def norm(s: str) -> str:
+        return " ".join(s.split()).casefold().rstrip(":*").strip()
+    return bool(norm(a)) and norm(a) == norm(b)
+
+
+def _said_by(items: list[Item], text: str, *, interactive: bool) -> bool:
+    """Whether the last item is a line saying ``text``: a control (``interactive``) or a plain
+    text leaf, right before in document order."""
+    if not items:
+        return False
+    last = items[-1]
+    if last.kind != CANDIDATE or last.interactive != interactive:
+        return False
+    if not interactive and (last.role not in LABEL_TEXT_ROLES or last.node.children):
+        return False
+    return _same_words(last.name, text)
 
 
 def _below(node: Node) -> list[Node]:
