@@ -136,7 +136,11 @@ def test_helpers() -> None:
     assert row_label(Node.model_validate(row(cell("H", "columnheader")))) == ""
     wide = Node.model_validate({"role": "table", "children": [
         row(*(cell(f"C{i}", "columnheader") for i in range(10)))]})
-    assert table_facts(wide) == [("columns", "C0|C1|C2|C3|C4|C5|C6|C7|…"), ("rows", "0")]
+    assert table_facts(wide) is None  # no data row: nothing to read
+    wide.children.append(Node.model_validate(row(cell("x"))))
+    assert table_facts(wide) == [("columns", "C0|C1|C2|C3|C4|C5|C6|C7|…"), ("rows", "1")]
+    plain = Node.model_validate({"role": "table", "children": [row(cell("a")), row(cell("b"))]})
+    assert table_facts(plain) == [("rows", "2")]
     with_control = Node.model_validate({"role": "table", "children": [
         row({"role": "cell", "children": [{"role": "link", "name": "x", "ref": "e1"}]})]})
     assert table_facts(with_control) is None

@@ -72,3 +72,9 @@ async def test_get_text_of_the_page_keeps_columns(tab: Tab, site: SiteServer) ->
     text = (await tab.aget_text()).text
     assert "Order | Item | Qty | Actions\nT-501 | Blue widget | 4 | Edit\n" in text
     assert "layout cell | Layout link" in text
+
+
+def test_wait_for_text_across_cells_still_matches(tab: Tab, site: SiteServer) -> None:
+    tab.goto(site.url("/tables/tables.html"))
+    assert tab.wait_for(text="Ada Lovelace ada@example.test", timeout_ms=2000).success
+    assert tab.wait_for(text="Ada Lovelace | ada@example.test", timeout_ms=2000).success

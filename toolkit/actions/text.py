@@ -161,6 +161,9 @@ _BODY_TEXT_JS = "() => (" + _VISIBLE_TEXT_JS.strip() + ")(document.body)"
 _MAIN_TEXT_JS = ("() => { const [el, source] = (" + _MAIN_JS.strip() + ")();"
                  " return [(" + _VISIBLE_TEXT_JS.strip() + ")(el), source]; }")
 
+SEPARATOR = " | "
+"""Between the cells of a table row in the text (one line per row)."""
+
 _MAX_LENGTH = 100_000
 _TEXT_LIMIT_S = 20.0
 """Bound of a whole get_text call (each page read has its own shorter one)."""
@@ -263,6 +266,7 @@ async def wait_for(tab: TabCore, text: str | None = None, target: str | None = N
     limit_ms = (int(seconds * 1000) if seconds is not None
                 else clamp_ms(timeout_ms, default=5000, high=MAX_WAIT_MS))
     needle = " ".join(text.split()).casefold() if text else None
+    needle_cells = needle is not None and SEPARATOR not in needle
 
     async def act(t: Target | None) -> Outcome:
         started = time.monotonic()
@@ -279,6 +283,8 @@ async def wait_for(tab: TabCore, text: str | None = None, target: str | None = N
                     seen = bool(box and box["width"] > 0 and box["height"] > 0)
                 elif needle is not None:
                     page_text = str(await _page_eval(tab, _BODY_TEXT_JS))
+                    if needle_cells:  # a text across table cells matches with or without " | "
+                        page_text = page_text.replace(SEPARATOR, " ")
                     seen = needle in " ".join(page_text.split()).casefold()
                     line = _line_with(page_text, needle) if seen else None
                 else:

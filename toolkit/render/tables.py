@@ -7,7 +7,7 @@ Pure functions on :class:`~webrefs.models.Node` trees; no browser, no tokens.
   row of buttons still says which item it is: ``row "T-501 | Marlinspike | 21"``.
 - :func:`table_facts`: for a table with no control in it, its column headers and its number of
   data rows, for the one line that stands for it in controls-only mode; ``None`` when it holds
-  a control (then its rows are drawn around their controls).
+  a control (then its rows are drawn around their controls) or no data row.
 - :func:`sort_of`: a column or row header's ``aria-sort`` when it says a direction.
 - :func:`current_of`: an ``aria-current`` that says something (not ``false``).
 """
@@ -96,8 +96,9 @@ def _rows(table: Node) -> list[Node]:
 
 
 def table_facts(table: Node) -> list[tuple[str, str]] | None:
-    """``[("columns", "Name|Email"), ("rows", "12")]`` for a table without controls (either may
-    be left out when there are none); ``None`` when a control is in it."""
+    """``[("columns", "Name|Email"), ("rows", "12")]`` for a table without controls (columns
+    left out when it has no header row); ``None`` when a control is in it or it has no data
+    row."""
     if any(_is_control(n) for n in _walk(table, skip_root=False)):
         return None
     heads: list[str] = []
@@ -108,6 +109,8 @@ def table_facts(table: Node) -> list[tuple[str, str]] | None:
             heads = [cell_text(c, _COLUMN_CHARS) for c in cells]
         elif cells:
             data += 1
+    if not data:
+        return None  # nothing to read: no line for it
     facts: list[tuple[str, str]] = []
     if any(heads):
         shown = [h.replace("|", "/") for h in heads[:_COLUMNS]]
