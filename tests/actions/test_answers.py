@@ -86,6 +86,16 @@ def test_a_click_that_changes_nothing_says_so(settings: Tab, tools: WebTools) ->
     assert out.content == f'Clicked {idle} (button "Does nothing"). Nothing on the page changed.'
 
 
+def test_a_click_whose_request_answers_late_is_not_called_unchanged(
+        tab: Tab, site, tools: WebTools) -> None:  # type: ignore[no-untyped-def]
+    # the save's request outlives the wait's patience for requests; the page changes after it
+    opened(tab, site.url(f"{PAGES}/slow-save.html"))
+    save = ref(tab, "button", "Save note")
+    out = tools.call("web_click", {"ref": save})
+    assert "Nothing on the page changed" not in out.content, out.content
+    assert out.artifact.readback.get("requests") == 1
+
+
 def test_a_change_that_says_nothing_adds_nothing(settings: Tab, tools: WebTools) -> None:
     count = ref(settings, "button", "Count")
     out = tools.call("web_click", {"ref": count})

@@ -36,8 +36,7 @@ def test_click_on_a_ticking_page_settles_on_its_own_effects(
     # while the page went on changing by itself during the wait
     assert r.readback["ready"] == "quiet", r.message
     assert "kept changing" not in r.message
-    assert r.readback.get("ambient_changes", 0) > 0
-    assert ticks(tab) > before
+    assert ticks(tab) > before  # the page went on moving (a wait may fall between two ticks)
     assert r.mutations >= 1  # the click's own change is counted, the page's are not
 
 

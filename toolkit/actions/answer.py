@@ -330,7 +330,10 @@ async def answered(tab: TabCore, armed: Armed | None, result: ActionResult) -> A
         frame = main  # the main frame went elsewhere: the answer is the new page
     after = await _read(tab, frame, "read", armed.token)
     downloads = bool(result.readback.get("downloads"))
-    quiet = not (result.navigated or result.new_tabs or result.dialogs or downloads)
+    # a request the action started may still change the page after the wait (its answer came
+    # late, or a held request was decided): "nothing changed" is not said then
+    quiet = not (result.navigated or result.new_tabs or result.dialogs or downloads
+                 or result.readback.get("requests"))
     answer = None
     with contextlib.suppress(ValueError):  # a page string pydantic refuses: no answer
         answer = page_answer(armed.before, after, action=armed.action,

@@ -509,6 +509,8 @@ def _finish(tab: TabCore, result: ActionResult, report: readiness.ReadyReport | 
             readback.setdefault("added_elements", report.added_elements)
         if report.ambient:
             readback.setdefault("ambient_changes", report.ambient)
+        if report.requests:
+            readback.setdefault("requests", report.requests)
     return result.model_copy(update={
         "message": message,
         "url_after": url_after,

@@ -476,6 +476,8 @@ class ReadyReport:
     waited for)."""
     navigated: bool = False
     pending_requests: int = 0
+    requests: int = 0
+    """Requests (documents, fetches, XHRs, scripts) the page started after the action."""
     focused: str | None = None
 
 
@@ -643,6 +645,7 @@ class Readiness:
         report.added_elements = self.added
         report.ambient = self.ambient
         report.navigated = self.navigated
+        report.requests = self._tracked
         return report
 
 
