@@ -328,12 +328,18 @@ async def run_suite(options: RunOptions, *, progress: ProgressFn | None = None) 
                 if options.pages else None,
                 calls=calls, calls_mode=calls_mode, fence_key=fence_key,
             ))
-            while not running.done():  # a dead browser may leave a call waiting forever
-                await asyncio.wait([running], timeout=0.5)
-                if where.closed and not running.done():
-                    running.cancel()
-                    with contextlib.suppress(asyncio.CancelledError, Exception):
-                        await running
+            try:
+                while not running.done():  # a dead browser may leave a call waiting forever
+                    await asyncio.wait([running], timeout=0.5)
+                    if where.closed and not running.done():
+                        running.cancel()
+                        with contextlib.suppress(asyncio.CancelledError, Exception):
+                            await running
+            except asyncio.CancelledError:  # interrupted: the episode ends before its browser
+                running.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await running
+                raise
             if running.cancelled():
                 return Episode(task=task.id, provider=provider.name, status="error",
                                reason="the browser closed during the episode",

@@ -87,11 +87,24 @@ class Runner:
         self._stopped = True
         if self._thread is None:
             return
-        self.loop.call_soon_threadsafe(self.loop.stop)
+        # what is still running on the loop ends first (cancelled), so no caller on another
+        # loop is left holding a future whose loop is closed (its cancellation would then fail)
+        asyncio.run_coroutine_threadsafe(_drain_then_stop(self.loop), self.loop)
         if threading.current_thread() is not self._thread:
             self._thread.join(timeout=10)
             if not self._thread.is_alive():
                 self.loop.close()
+
+
+async def _drain_then_stop(loop: asyncio.AbstractEventLoop, grace: float = 5.0) -> None:
+    """Cancel every other task on ``loop``, give them ``grace`` seconds to end, stop it."""
+    here = asyncio.current_task()
+    pending = [t for t in asyncio.all_tasks(loop) if t is not here]
+    for task in pending:
+        task.cancel()
+    if pending:
+        await asyncio.wait(pending, timeout=grace)
+    loop.stop()
 
 
 class Bound(Protocol):
