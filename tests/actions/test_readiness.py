@@ -86,3 +86,38 @@ def test_navigation_by_click_is_reported(timing: Tab) -> None:
     assert r.navigated and r.url_after.endswith("/actions/target.html")
     assert r.url_before.endswith("/actions/timing.html")
     assert "Target page" in timing.title
+
+
+class _Page:
+    main_frame = None
+
+    def is_closed(self) -> bool:
+        return False
+
+
+class _Tab:
+    page = _Page()
+
+
+def test_quiet_needs_the_page_to_have_rendered_once_since_the_action() -> None:
+    """An observer of the page reports at a rendering update, which may come after the quiet
+    window of a static action: the wait goes on until the page says it has rendered."""
+    import asyncio
+    from typing import Any
+
+    from webrefs.actions.readiness import Readiness
+
+    looks: list[str] = []
+
+    class Watched(Readiness):
+        async def poll(self, mode: str, budget_s: float) -> dict[str, Any] | None:
+            looks.append(mode)
+            painted = len(looks) >= 3
+            return {"fresh": False, "mut": 0, "added": 0, "amb": 0, "sinceMut": 200.0,
+                    "mutAfter": False, "timers": 0, "slowTimer": False, "opens": 0,
+                    "readyState": "complete", "focused": None, "painted": painted}
+
+    r = Watched(_Tab(), quiet_ms=500, max_wait_ms=5000)  # type: ignore[arg-type]
+    report = asyncio.run(r.settle())
+    assert report.reason == "quiet"
+    assert len(looks) == 3  # not before the third look, the first after a rendering update

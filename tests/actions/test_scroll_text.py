@@ -107,3 +107,12 @@ def test_wait_for_text_and_timeout(tab: Tab, site) -> None:  # type: ignore[no-u
     # 0 is clamped to a minimum, never "forever"
     r = tab.wait_for(target=ref(tab, "button", "Nothing"), timeout_ms=0)
     assert r.success
+
+
+def test_a_feed_that_loads_when_its_end_is_seen_is_waited_for(tab: Tab, site) -> None:  # type: ignore[no-untyped-def]
+    # the page learns that its end came into view at the next rendering update after the
+    # scroll (an IntersectionObserver), then fetches: every scroll waits for that answer
+    opened(tab, site.url("/actions/observed-feed.html"))
+    for _ in range(3):
+        r = tab.scroll("down", "end")
+        assert r.readback["new_items"] == 10, r.message

@@ -13,6 +13,9 @@ MutationObserver, and wrappers around ``setTimeout``, ``setInterval`` and
   running before the action, websockets, images and fonts are never waited for),
 - a navigation that started has reached ``DOMContentLoaded``, and a popup the page opened
   (``window.open`` or a link with a target) has appeared as a new page,
+- the page has rendered once since the action (observers of the page, such as a list that
+  loads more when its end scrolls into view, report at a rendering update; at most
+  ``FRAME_PATIENCE_MS``),
 - and the action's DOM changes have been quiet for a window, counted from the end of the
   action: ``quiet_ms`` (default 500 ms) once asynchronous work was seen (a pending request or
   slow timer, or changes after the action returned), else a short window (at most
@@ -97,6 +100,9 @@ POPUP_PATIENCE_MS = 5_000
 OBSERVE_MS = 300
 """How long a document never watched before is watched before its first action, to learn
 which of its elements it changes by itself."""
+FRAME_PATIENCE_MS = 400
+"""Longest wait for the first rendering update after the action (a page in the background
+may not render at all)."""
 POLL_MS = 25
 """Pause between two polls of the page."""
 EVAL_TIMEOUT_S = 0.5
@@ -346,6 +352,13 @@ _MONITOR_JS = """
   } else if (mode === 'start') {
     st.trackUntil = Math.min(st.trackUntil, now + st.trackMs);
     st.settleFrom = now;
+    // the next rendering update after the action: an observer's first report comes with it,
+    // after the page's own observers (a list that loads more once its end scrolls into view)
+    st.painted = false;
+    try {
+      const seen = new IntersectionObserver(() => { st.painted = true; seen.disconnect(); });
+      seen.observe(document.documentElement);
+    } catch (e) { st.painted = true; }
   }
   // The answer is one JSON string, written here: an object would be serialized with the
   // page's Object.keys, and JSON.stringify may be the page's too (the responder script keeps
@@ -367,7 +380,7 @@ _MONITOR_JS = """
                ['timers', st.timers], ['slowTimer', !!st.sawSlowTimer],
                ['opens', st.opens - (st.opens0 || 0)], ['readyState', document.readyState],
                ['focused', focused],
-               ['scrollHeight', se.scrollHeight]];
+               ['scrollHeight', se.scrollHeight], ['painted', st.painted !== false]];
   let text = '{';
   for (let i = 0; i < out.length; i++) {
     const v = out[i][1], t = typeof v;
@@ -607,6 +620,8 @@ class Readiness:
                 or pending > 0
                 or int(state.get("timers", 0)) > 0
                 or state.get("readyState") == "loading"
+                or (state.get("painted") is False
+                    and now - self.started < FRAME_PATIENCE_MS / 1000)
             )
             if not busy:
                 window = self.quiet_ms if self.saw_async else min(self.quiet_ms, SHORT_QUIET_MS)

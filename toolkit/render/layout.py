@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 from ..errors import UnknownRefError
 from ..models import INTERACTIVE_ROLES, Node, PageTree
+from .groups import named_groups
 from .outline import clean, is_ref, safe_role
 from .tables import CELL_ROLES, TABLE_ROLES, cell_text, current_of, row_label, sort_of, table_facts
 
@@ -131,6 +132,7 @@ def build_layout(tree: PageTree, *, interactive_only: bool, compact: bool, max_d
     items = layout.items
     cap = max_depth - 1
     focused = tree.focused_ref
+    groups = named_groups(root)
     before = [""]  # the latest text since the latest control, in document order
     heading = [""]  # the latest heading's text, in document order
 
@@ -174,7 +176,11 @@ def build_layout(tree: PageTree, *, interactive_only: bool, compact: bool, max_d
         header_sort = sort_of(node)
         if header_sort:
             sort = header_sort
-        if leaf or interactive:
+        grouped = groups.labels.get(id(node), "")
+        if grouped and not interactive and not leaf:
+            kind = STRUCTURE  # a repeated control's group: its words on its own line
+            role = role or "group"
+        elif leaf or interactive:
             kind = CANDIDATE
         elif role in STRUCTURE_ROLES and (role != "group" or node.name):
             kind = STRUCTURE
@@ -190,11 +196,15 @@ def build_layout(tree: PageTree, *, interactive_only: bool, compact: bool, max_d
         if role in DIALOG_ROLES or (st and st.get("modal") is True):
             my_tier = min(my_tier, 1)
         child_frame = framed.prefix if framed is not None else frame
-        children = [] if leaf else node.children
+        children = [] if leaf else groups.children(node)
         if kind == 0 or (kind == STRUCTURE and depth >= cap):
             if kind and children:
                 layout.depth_cut = True
             for child in children:
+                visit(child, parent, depth, child_frame, my_tier, sort, in_table)
+            return
+        if kind == CANDIDATE and not interactive and id(node) in groups.said:
+            for child in children:  # its words are on its group's line
                 visit(child, parent, depth, child_frame, my_tier, sort, in_table)
             return
         if kind == CANDIDATE and not interactive_only and text and not leaf:
@@ -214,7 +224,9 @@ def build_layout(tree: PageTree, *, interactive_only: bool, compact: bool, max_d
             facts.append(("current", current))
         label = ""
         flags: list[tuple[str, str | None]] = []
-        if role in TABLE_ROLES and not leaf:
+        if grouped:
+            label = grouped
+        elif role in TABLE_ROLES and not leaf:
             label = clean(node.name, 60)
         elif role == "row" and in_table:
             if interactive_only:
@@ -247,7 +259,7 @@ def build_layout(tree: PageTree, *, interactive_only: bool, compact: bool, max_d
                 visit(child, parent, depth, child_frame, my_tier, sort, in_table)
         item.end = len(items)
 
-    for child in root.children if root is tree.root else [root]:
+    for child in groups.children(root) if root is tree.root else [root]:
         visit(child, -1, 0, None, 3)
     _mark_focused_form(items)
     return layout
