@@ -521,10 +521,13 @@ def form_sequence(goal: str) -> Play:
 def odd_or_even(goal: str) -> Play:
     page = yield from look(full=True)
     items = page.items
-    for before, item, after in zip(items, items[1:], items[2:], strict=False):
-        if (item.role == "text" and re.fullmatch(r"-?\d+", item.name)
-                and before.name == "Odd" and after.name == "Even"):
-            yield from click(before if int(item.name) % 2 else after, "Odd/Even button")
+    for i, item in enumerate(items):
+        # each number is the group line of its own "Odd" and "Even" buttons
+        if item.role == "group" and re.fullmatch(r"-?\d+", item.name):
+            under = {it.name: it for it in items[i + 1:i + 3] if it.depth > item.depth}
+            if "Odd" in under and "Even" in under:
+                yield from click(under["Odd" if int(item.name) % 2 else "Even"],
+                                 "Odd/Even button")
     yield from submit(page)
     return None
 
@@ -642,7 +645,8 @@ def use_autocomplete(goal: str) -> Play:
     for _ in range(3):
         page = yield from look(full=True)
         items = page.items
-        options = [k for k, i in enumerate(items) if i.role in ("option", "menuitem", "text")
+        options = [k for k, i in enumerate(items)
+                   if i.role in ("option", "menuitem", "listitem", "text")
                    and i.name.startswith(start) and i.name.endswith(end) and i.name != goal]
         if options:
             k = options[0]
@@ -935,8 +939,10 @@ def pick_suggestion(field: Item | None, typed: str, what: str) -> Play:
     for _ in range(3):
         page = yield from look(full=True)
         items = page.items
-        found = [i for k, i in enumerate(items) if i.role in ("text", "option", "menuitem")
-                 and typed.lower() in i.name.lower() and items[k - 1].role == "listitem"]
+        # a suggestion: an option, or a list item that says its text (or holds it)
+        found = [i for k, i in enumerate(items) if i.ref and typed.lower() in i.name.lower()
+                 and (i.role in ("option", "menuitem", "listitem")
+                      or (k > 0 and i.role == "text" and items[k - 1].role == "listitem"))]
         if found:  # best: the airport code itself, then a name that starts with the text
             best = min(found, key=lambda i: (f"({typed})" not in i.name,
                                              not i.name.startswith(typed), typed not in i.name))

@@ -111,11 +111,16 @@ class Dish:
 
 
 def dishes(page: Outline, goal: str) -> list[Dish]:
-    """The dishes of a full outline: a text line that is not a control's sign or a number
-    opens one; the images after it are its types, the ``+`` after it adds one."""
+    """The dishes of a full outline: a group line (``group "Garlic bread | vegan":``) or a
+    text line that is not a control's sign or a number opens one; the words after its name
+    on a group line, or the images after it, are its types; the ``+`` after it adds one."""
     found: list[Dish] = []
     for item in page:
         if item.name == goal or item.role == "heading":
+            continue
+        if item.role == "group" and item.name:
+            name, *types = [part.strip() for part in item.name.split(" | ")]
+            found.append(Dish(name, [t for t in types if not t.isdigit()]))
             continue
         if item.role == "img" and found:
             found[-1].types.append(item.name)

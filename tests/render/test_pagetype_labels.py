@@ -26,6 +26,7 @@ def test_the_labelled_set_covers_what_it_must() -> None:
 
 @pytest.mark.browser
 @pytest.mark.slow
+@pytest.mark.timeout(600)  # about a hundred pages read in a real browser
 def test_printed_types_are_right_on_95_percent_of_the_pages_they_are_printed_on() -> None:
     why = missing_corpus()
     if why:

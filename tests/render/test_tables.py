@@ -96,7 +96,7 @@ def test_a_cell_of_blocks_is_one_cell_line_in_the_full_snapshot() -> None:
             {"tag": "div", "text": "alan@x.test", "ref": "e4"},
             {"tag": "div", "text": "(work)", "ref": "e5"}]})]})
     full = lines(t, interactive_only=False)
-    assert full[-1] == '    - cell "alan@x.test (work)" [ref=e3]'
+    assert full[-1] == '    - cell "alan@x.test · (work)" [ref=e3]'
     assert not any("text " in ln for ln in full)
 
 

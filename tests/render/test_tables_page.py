@@ -61,7 +61,7 @@ def test_state_shows_sort_current_selected(tab: Tab, site: SiteServer) -> None:
 def test_the_full_snapshot_never_flattens_a_row(tab: Tab, site: SiteServer) -> None:
     tab.goto(site.url("/tables/tables.html"))
     text = tab.snapshot(interactive_only=False).text
-    assert 'cell "alan@example.test (work)" [ref=' in text
+    assert 'cell "alan@example.test · (work)" [ref=' in text  # two lines of one cell
     assert "Manila rope Edit" not in text and '- text "alan' not in text
     assert '    - row [ref=' in text  # the clickable row: its cells are below it
     assert 'cell "Manila rope" [ref=' in text
@@ -78,3 +78,14 @@ def test_wait_for_text_across_cells_still_matches(tab: Tab, site: SiteServer) ->
     tab.goto(site.url("/tables/tables.html"))
     assert tab.wait_for(text="Ada Lovelace ada@example.test", timeout_ms=2000).success
     assert tab.wait_for(text="Ada Lovelace | ada@example.test", timeout_ms=2000).success
+
+
+def test_a_badge_stays_apart_from_the_name_beside_it(tab: Tab, site: SiteServer) -> None:
+    tab.goto(site.url("/tables/badges.html"))
+    text = tab.snapshot(interactive_only=False).text
+    assert '- cell "New · Harbour Weekly" [ref=' in text  # a bold marker before the sender
+    assert '- cell "Ferry timetable · 3" [ref=' in text  # a count in a pill after the subject
+    assert '- cell "1 Aug" [ref=' in text  # a boxed cell of one piece is one piece
+    assert '- cell "Harbour Master" [ref=' in text  # all bold: nothing stands out
+    assert '- cell "Call now to book a berth" [ref=' in text  # bold inside the words stays
+    assert '- paragraph "Read every notice before sailing." [ref=' in text  # not a cell

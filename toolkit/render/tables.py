@@ -2,7 +2,8 @@
 
 Pure functions on :class:`~webrefs.models.Node` trees; no browser, no tokens.
 
-- :func:`cell_text`: a cell's words, its controls left out (they have lines of their own).
+- :func:`cell_text`: a cell's words, its controls left out (they have lines of their own), its
+  pieces (an unread badge apart from the sender, two lines of a cell) joined by ``" · "``.
 - :func:`row_label`: a row's cell texts joined by ``" | "`` (empty cells left out), cut, so a
   row of buttons still says which item it is: ``row "T-501 | Marlinspike | 21"``.
 - :func:`table_facts`: for a table with no control in it, its column headers and its number of
@@ -27,6 +28,8 @@ CELL_ROLES: frozenset[str] = frozenset({"cell", "gridcell", "columnheader", "row
 SEPARATOR = " | "
 """Between the cells of a row, in the outline and in ``web_get_text``."""
 
+PIECES = " · "
+"""Between the pieces of one cell (a badge and the name beside it, two lines in one cell)."""
 ROW_CHARS = 90
 """Longest row label (a compact identifier, not the whole row)."""
 _CELL_CHARS = 40
@@ -56,7 +59,7 @@ def cell_text(cell: Node, limit: int = _CELL_CHARS) -> str:
         elif n is not cell and n.name and not n.children:
             parts.append(n.name)
         stack.extend(reversed(n.children))
-    return clean(" ".join(parts), limit)
+    return clean(PIECES.join(parts), limit)
 
 
 def _cells(row: Node) -> list[Node]:

@@ -784,7 +784,19 @@
     return false;
   }
 
-  function splitKids(list, cs, withText, owned, cursor) {
+  // A short piece at one end of a cell's text that stands out (its own weight, background or
+  // border: an unread badge, a count) is kept apart from the words beside it.
+  const restBlank = (list, i) => {
+    for (let j = i + 1; j < list.length; j++) {
+      const n = list[j];
+      if (n.nodeType === 1 || (n.nodeType === 3 && NONBLANK_RE.test(n.data))) return false;
+    }
+    return true;
+  };
+  const standsOut = (kc, cs) => ((+kc.fontWeight >= 600) !== (+cs.fontWeight >= 600)) ||
+    !clearColor(kc.backgroundColor) || kc.backgroundImage !== 'none' ||
+    (kc.borderTopStyle !== 'none' && parseFloat(kc.borderTopWidth) > 0);
+  function splitKids(list, cs, withText, owned, cursor, apart) {
     const items = [];
     let run = '';
     let total = 0;
@@ -826,7 +838,9 @@
         }
         const kc = textOk === 1 ? win.getComputedStyle(k) : null;
         if (kc && kc.display === 'inline' && kc.visibility === 'visible' && !unseen(k, kc, 'inline', true) &&
-            kc.cursor === cursor && k.onclick == null && !probed(k)) {
+            kc.cursor === cursor && k.onclick == null && !probed(k) &&
+            !(apart && k.textContent.trim().length <= 12 && !/\S/.test(run) !== restBlank(list, i) &&
+              standsOut(kc, cs))) {
           visited++;
           if (run.length < PRECUT) run += k.textContent;
           continue;
@@ -919,7 +933,7 @@
     let items = null, text = '', fs = NaN;
     if (list) {
       const split = splitKids(list, cs, !visHidden && !quiet, ownsOf.size ? ownsOf.get(el) : undefined,
-        cursor);
+        cursor, CELLS.has(role) || role === 'gridcell');
       fs = splitFs;
       items = split[0];
       if (split[1] !== null) { text = split[1]; items = null; }
