@@ -8,8 +8,10 @@
 Every tool of the selection is an MCP tool with the registry's name, description and JSON
 Schema as they are (the low-level ``mcp`` server, so no schema is derived twice), and the
 hints of ``webrefs.tools.TOOL_HINTS`` as its annotations. A result is its text, plus image
-content for a screenshot; a failed call is a tool result with ``isError`` whose text is what
-the other adapters give the model (``format_error``). An action the safety policy wants a
+content for a screenshot, plus ``structuredContent`` (the refs of a snapshot, what an action
+did, ...: ``webrefs.tools.outputs``) under the tool's ``outputSchema``; a failed call is a
+tool result with ``isError`` whose text is what the other adapters give the model
+(``format_error``). An action the safety policy wants a
 person to confirm is asked of the client through elicitation when the client offers it
 (accepted: the call is made again and runs; declined: refused), else it is refused with the
 message every adapter gives when no one can confirm.
@@ -43,6 +45,7 @@ from webrefs import Browser
 from webrefs.errors import ConsentError, WebrefsError
 from webrefs.tools import ToolOptions, ToolOutput, ToolSpec, WebTools, select_tools
 from webrefs.tools.fmt import format_error
+from webrefs.tools.outputs import output_schema, structured
 
 from .consent import Approvals, askable, question, rejected
 
@@ -69,8 +72,10 @@ class McpOptions:
 
 
 def mcp_tools(specs: list[ToolSpec]) -> list[types.Tool]:
-    """The MCP tool of each spec: same name, description and JSON Schema, and its hints."""
+    """The MCP tool of each spec: same name, description and JSON Schema, its hints, and the
+    schema of its structured result where it has one (``webrefs.tools.outputs``)."""
     return [types.Tool(name=s.name, description=s.description, input_schema=s.json_schema(),
+                       output_schema=output_schema(s.name),
                        annotations=types.ToolAnnotations(**_hints(s)))
             for s in specs]
 
@@ -81,12 +86,14 @@ def _hints(spec: ToolSpec) -> dict[str, bool]:
             "idempotent_hint": h.idempotent, "open_world_hint": h.open_world}
 
 
-def _result(out: ToolOutput) -> types.CallToolResult:
+def _result(name: str, out: ToolOutput) -> types.CallToolResult:
+    """The text the model reads, a screenshot's image, and the structured result."""
     content: list[Any] = [types.TextContent(type="text", text=out.content)]
     for png in out.images:
         content.append(types.ImageContent(type="image", mime_type="image/png",
                                           data=base64.b64encode(png).decode("ascii")))
-    return types.CallToolResult(content=content, is_error=out.is_error)
+    return types.CallToolResult(content=content, is_error=out.is_error,
+                                structured_content=structured(name, out.artifact))
 
 
 def _error(text: str) -> types.CallToolResult:
@@ -208,7 +215,7 @@ class WebMcpServer:
                 out = await session.webtools.acall(name, args)
         except WebrefsError as err:
             return _error(format_error(name, err))
-        return _result(out)
+        return _result(name, out)
 
     def _can_elicit(self, ctx: ServerRequestContext[Any]) -> bool:
         if not self.options.elicit:

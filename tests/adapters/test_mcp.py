@@ -344,3 +344,64 @@ async def test_consent_refused_when_the_elicitation_fails(tmp_path: Path,
         assert paid.is_error
         assert "no one can confirm it here" in text(paid) and "rejected" not in text(paid)
         assert "unpaid" in await _state(session)
+
+
+async def test_structured_results_under_their_output_schemas(tmp_path: Path,
+                                                             site: SiteServer) -> None:
+    """A snapshot's refs and what an action did come as ``structuredContent`` under the tool's
+    ``outputSchema`` (the SDK's client checks each result against it); a tool without one
+    (``web_evaluate``) lists none, and an error carries no structured result."""
+    import jsonschema
+
+    async with client(tmp_path / "err.txt", "--tools", "all") as session:
+        listed = {t.name: t for t in (await session.list_tools()).tools}
+        assert listed["web_evaluate"].output_schema is None
+        for name in ("web_snapshot", "web_click", "web_navigate", "web_get_text", "web_tabs"):
+            schema = listed[name].output_schema
+            assert schema is not None and schema["type"] == "object", name
+
+        nav = await session.call_tool("web_navigate", {"url": site.url("/safety/pay.html")})
+        assert nav.structured_content is not None
+        assert nav.structured_content["tool"] == "web_navigate"
+        assert nav.structured_content["url"].endswith("/safety/pay.html")
+
+        snap = await session.call_tool("web_snapshot", {})
+        data = snap.structured_content
+        assert data is not None
+        jsonschema.validate(data, listed["web_snapshot"].output_schema or {})
+        back = ref_of(text(snap), "Back to cart")
+        by_ref = {r["ref"]: r for r in data["refs"]}
+        assert by_ref[back]["name"] == "Back to cart" and by_ref[back]["role"] == "button"
+        assert list(by_ref) == re.findall(r"\[ref=(e\d+)\]", text(snap))  # every ref, in order
+        assert data["url"].endswith("/safety/pay.html") and data["tokens"] > 0
+        assert "outline" not in data and text(snap) not in str(data)  # never the text again
+
+        clicked = await session.call_tool("web_click", {"ref": back})
+        assert clicked.structured_content is not None
+        jsonschema.validate(clicked.structured_content, listed["web_click"].output_schema or {})
+        assert clicked.structured_content["ref"] == back
+        assert clicked.structured_content["success"] is True
+
+        tabs = await session.call_tool("web_tabs", {"action": "list"})
+        assert tabs.structured_content is not None
+        assert [t["active"] for t in tabs.structured_content["tabs"]] == [True]
+
+        stale = await session.call_tool("web_click", {"ref": "e999"})
+        assert stale.is_error and stale.structured_content is None
+
+
+async def test_screenshot_comes_as_image_content(tmp_path: Path, site: SiteServer) -> None:
+    import base64
+
+    async with client(tmp_path / "err.txt", "--vision") as session:
+        await session.call_tool("web_navigate", {"url": site.url("/safety/pay.html")})
+        shot = await session.call_tool("web_screenshot", {})
+    assert not shot.is_error, text(shot)
+    images = [c for c in shot.content if isinstance(c, types.ImageContent)]
+    assert len(images) == 1 and images[0].mime_type == "image/png"
+    png = base64.b64decode(images[0].data)
+    assert png.startswith(b"\x89PNG\r\n\x1a\n")
+    data = shot.structured_content
+    assert data is not None and data["marks"]
+    assert data["width"] > 0 and int.from_bytes(png[16:20], "big") == data["width"]
+    assert "Screenshot of" in text(shot)
