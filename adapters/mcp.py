@@ -41,7 +41,7 @@ try:
 except ImportError as exc:  # pragma: no cover - exercised by a subprocess test
     raise missing_extra("webrefs.adapters.mcp", "mcp") from exc
 
-from webrefs import Browser
+from webrefs import Browser, BrowserOptions, SafetyPolicy
 from webrefs.errors import ConsentError, WebrefsError
 from webrefs.tools import ToolOptions, ToolOutput, ToolSpec, WebTools, select_tools
 from webrefs.tools.fmt import format_error
@@ -56,16 +56,21 @@ SERVER_NAME = "webrefs"
 
 @dataclass(frozen=True)
 class McpOptions:
-    """How ``webrefs mcp`` runs."""
+    """How ``webrefs mcp`` runs: the library's own options objects, and what only a server
+    has (where its browser comes from, whether it asks the client)."""
 
     tools: ToolOptions = field(default_factory=ToolOptions)
     """Which tools are offered and how they answer (``max_tokens``, ``after_action``, ...)."""
-    headless: bool = True
-    """Run the browser without a window."""
-    browser_args: tuple[str, ...] = ()
-    """Extra Chromium command-line flags (``--proxy-server=...``, ``--host-resolver-rules=...``)."""
-    executable_path: str | None = None
-    """The browser binary (default: the one webrefs finds)."""
+    browser: BrowserOptions = field(default_factory=BrowserOptions)
+    """How the browser is launched (``headless``, ``user_data_dir`` for a persistent
+    profile, ``storage_state``, ``proxy``, ``user_agent``, ``args``, ...). With ``endpoint``
+    only its context fields apply (``Browser.connect``)."""
+    endpoint: str | None = None
+    """Attach to a running browser (a CDP address or a Playwright server) instead of
+    launching one; the server detaches from it at the end and leaves it running."""
+    safety: SafetyPolicy = field(default_factory=SafetyPolicy)
+    """The safety policy; its consent callback is the server's own (the client's user,
+    asked through elicitation), whatever this one has."""
     elicit: bool = True
     """Ask the client (MCP elicitation) about actions that need a person's consent, when the
     client offers elicitation; ``False`` refuses them."""
@@ -142,11 +147,16 @@ class WebMcpServer:
     async def _browser_now(self) -> Browser:
         async with self._launching:
             if self._browser is None:
-                self._browser = await Browser.alaunch(
-                    headless=self.options.headless,
-                    executable_path=self.options.executable_path,
-                    args=self.options.browser_args)
+                self._browser = await self._start()
             return self._browser
+
+    async def _start(self) -> Browser:
+        """Launch the browser, or attach to the one at ``endpoint``."""
+        opts, safety = self.options.browser, self.options.safety
+        if self.options.endpoint is None:
+            return await Browser.alaunch(options=opts, safety=safety)
+        # only the context fields (and a Playwright server's launch fields) apply there
+        return await Browser.aconnect(self.options.endpoint, options=opts, safety=safety)
 
     def close(self) -> None:
         """Close the browser (when one was launched), and with it every session's context."""
@@ -198,10 +208,12 @@ class WebMcpServer:
 
     async def _call_tool(self, ctx: ServerRequestContext[Any],
                          params: types.CallToolRequestParams) -> types.CallToolResult:
-        session = await self._session(ctx)
         name, arguments = params.name, params.arguments
         args: Mapping[str, Any] | None = arguments if isinstance(arguments, Mapping) else None
         try:
+            # a browser that cannot start (a bad proxy, no browser at the endpoint) is told
+            # as the tool's error, and the next call tries again
+            session = await self._session(ctx)
             try:
                 out = await session.webtools.acall(name, args)
             except ConsentError as err:

@@ -31,12 +31,12 @@ ElicitFn = Any
 
 
 @asynccontextmanager
-async def client(errlog: Path, *extra: str,
-                 elicitation: ElicitFn | None = None) -> AsyncIterator[ClientSession]:
+async def client(errlog: Path, *extra: str, elicitation: ElicitFn | None = None,
+                 env: dict[str, str] | None = None) -> AsyncIterator[ClientSession]:
     """A client session with ``webrefs mcp`` in a subprocess (its stderr into ``errlog``)."""
     params = StdioServerParameters(command=sys.executable,
                                    args=["-m", "webrefs.cli", "mcp", *extra],
-                                   env=dict(os.environ))
+                                   env={**os.environ, **(env or {})})
     with errlog.open("w") as err:
         async with (stdio_client(params, errlog=err) as (read, write),
                     ClientSession(read, write, elicitation_callback=elicitation) as session):
@@ -405,3 +405,54 @@ async def test_screenshot_comes_as_image_content(tmp_path: Path, site: SiteServe
     assert data is not None and data["marks"]
     assert data["width"] > 0 and int.from_bytes(png[16:20], "big") == data["width"]
     assert "Screenshot of" in text(shot)
+
+
+async def test_options_from_a_config_file_and_the_command_line(tmp_path: Path,
+                                                               site: SiteServer) -> None:
+    """One server started with ``--config`` and flags over it: the tool selection, the user
+    agent, the proxy (every request went through it), the safety policy's blocked domains, a
+    secret read from the environment, and a flag that replaces the file's budget."""
+    from tests.helpers.proxy import RecordingProxy
+
+    with RecordingProxy(ports={site.port}) as proxy:
+        config = tmp_path / "webrefs.toml"
+        config.write_text(f"""
+[browser]
+user_agent = "webrefs-config-test/1"
+proxy = "http://127.0.0.1:{proxy.port}"
+
+[tools]
+tools = ["web_navigate", "web_snapshot", "web_fill", "web_get_text"]
+max_tokens = 400
+
+[safety]
+blocked_domains = ["blocked.test"]
+
+[safety.secrets]
+code = "WEBREFS_TEST_CODE"
+""")
+        secret = "s3cret-value"
+        log = tmp_path / "err.txt"
+        async with client(log, "--config", str(config), "--max-tokens", "600",
+                          env={"WEBREFS_TEST_CODE": secret}) as session:
+            names = [t.name for t in (await session.list_tools()).tools]
+            assert names == ["web_snapshot", "web_fill", "web_get_text", "web_navigate"]
+            page = site.url("/mcp/whoami.html")
+            nav = await session.call_tool("web_navigate", {"url": page})
+            assert not nav.is_error, text(nav)
+            assert "UA=webrefs-config-test/1" in text(await session.call_tool("web_get_text",
+                                                                              {}))
+            snap = text(await session.call_tool("web_snapshot", {}))
+            assert re.search(r"tokens=\d+/600\b", snap), snap.splitlines()[0]
+            filled = await session.call_tool(
+                "web_fill", {"ref": ref_of(snap, "Code"), "value": "<secret>code</secret>"})
+            assert not filled.is_error, text(filled)
+            shown = text(await session.call_tool("web_get_text", {}))
+            assert f"length={len(secret)}" in shown  # the value typed was the secret's
+            blocked = await session.call_tool("web_navigate", {"url": "http://blocked.test/"})
+            assert blocked.is_error and "blocked.test" in text(blocked)
+        assert secret not in log.read_text()
+        through = [s for s in proxy.seen if s.forwarded and "/mcp/whoami.html" in s.target]
+        assert through, proxy.seen  # the page came through the configured proxy
+        assert proxy.refused == []
+    stopped_cleanly(log)
