@@ -456,3 +456,54 @@ code = "WEBREFS_TEST_CODE"
         assert through, proxy.seen  # the page came through the configured proxy
         assert proxy.refused == []
     stopped_cleanly(log)
+
+
+async def test_browser_endpoint_attaches_and_leaves_it_running(tmp_path: Path,
+                                                               site: SiteServer) -> None:
+    """``--browser-endpoint``: the tools act in a browser the user started, and the server
+    detaches at the end, leaving it running with the page the agent opened."""
+    import json
+    import urllib.request
+
+    from tests.helpers.debugged import DebuggedChromium
+
+    with DebuggedChromium(tmp_path / "profile") as chrome:
+        log = tmp_path / "err.txt"
+        async with client(log, "--browser-endpoint", chrome.endpoint) as session:
+            nav = await session.call_tool("web_navigate", {"url": site.url("/safety/pay.html")})
+            assert not nav.is_error, text(nav)
+            assert "5000 EUR" in text(await session.call_tool("web_get_text", {}))
+        stopped_cleanly(log)
+        assert chrome.proc.poll() is None  # still running
+        with urllib.request.urlopen(f"{chrome.endpoint}/json/list", timeout=10) as answer:
+            pages = json.load(answer)
+        assert any(p.get("url", "").endswith("/safety/pay.html") for p in pages), pages
+
+
+async def test_a_persistent_profile_keeps_what_a_page_stored(tmp_path: Path,
+                                                             site: SiteServer) -> None:
+    page = site.url("/mcp/remember.html")
+    profile = str(tmp_path / "profile")
+    async with client(tmp_path / "one.txt", "--profile", profile) as session:
+        await session.call_tool("web_navigate", {"url": page})
+        snap = text(await session.call_tool("web_snapshot", {}))
+        clicked = await session.call_tool("web_click", {"ref": ref_of(snap, 'button "Remember"')})
+        assert "stored=kept" in text(await session.call_tool("web_get_text", {})), text(clicked)
+    async with client(tmp_path / "two.txt", "--profile", profile) as session:
+        await session.call_tool("web_navigate", {"url": page})
+        assert "stored=kept" in text(await session.call_tool("web_get_text", {}))
+    async with client(tmp_path / "three.txt") as session:  # a fresh profile: nothing kept
+        await session.call_tool("web_navigate", {"url": page})
+        assert "stored=null" in text(await session.call_tool("web_get_text", {}))
+
+
+async def test_storage_state_starts_from_a_saved_state(tmp_path: Path, site: SiteServer) -> None:
+    import json
+
+    state = tmp_path / "state.json"
+    origin = site.url("/").rstrip("/")
+    state.write_text(json.dumps({"cookies": [], "origins": [
+        {"origin": origin, "localStorage": [{"name": "k", "value": "from-state"}]}]}))
+    async with client(tmp_path / "err.txt", "--storage-state", str(state)) as session:
+        await session.call_tool("web_navigate", {"url": site.url("/mcp/remember.html")})
+        assert "stored=from-state" in text(await session.call_tool("web_get_text", {}))
