@@ -27,6 +27,7 @@ import base64
 import contextlib
 import signal
 import sys
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -42,7 +43,7 @@ except ImportError as exc:  # pragma: no cover - exercised by a subprocess test
     raise missing_extra("webrefs.adapters.mcp", "mcp") from exc
 
 from webrefs import Browser, BrowserOptions, SafetyPolicy
-from webrefs.errors import ConsentError, WebrefsError
+from webrefs.errors import ConsentError, InvalidArgumentError, WebrefsError
 from webrefs.tools import ToolOptions, ToolOutput, ToolSpec, WebTools, select_tools
 from webrefs.tools.fmt import format_error
 from webrefs.tools.outputs import output_schema, structured
@@ -74,6 +75,16 @@ class McpOptions:
     elicit: bool = True
     """Ask the client (MCP elicitation) about actions that need a person's consent, when the
     client offers elicitation; ``False`` refuses them."""
+    idle_timeout_s: float = 1800.0
+    """Over HTTP: a session with no request for this long is ended and its context closed
+    (a client that went away without ending its session)."""
+
+    def __post_init__(self) -> None:
+        if not (isinstance(self.idle_timeout_s, int | float) and 0 < self.idle_timeout_s
+                < float("inf")) or isinstance(self.idle_timeout_s, bool):
+            raise InvalidArgumentError(
+                f"idle_timeout_s must be a positive number of seconds, got "
+                f"{self.idle_timeout_s!r}.")
 
 
 def mcp_tools(specs: list[ToolSpec]) -> list[types.Tool]:
@@ -120,6 +131,14 @@ class _Session:
     def __init__(self, webtools: WebTools, approvals: Approvals) -> None:
         self.webtools = webtools
         self.approvals = approvals
+        self.calls = 0
+        """Tool calls running now."""
+        self.last_call = time.monotonic()
+        """When the last tool call ended (or the session opened)."""
+
+    def idle_for(self) -> float:
+        """Seconds since the last call ended; 0 while one runs."""
+        return 0.0 if self.calls else time.monotonic() - self.last_call
 
 
 def _session_key(ctx: ServerRequestContext[Any]) -> str:
@@ -182,13 +201,15 @@ class WebMcpServer:
         found = self._sessions[key] = _Session(webtools, approvals)
         return found
 
-    async def end_session(self, key: str) -> None:
-        """Close the context of an HTTP session that ended; with the last one, the browser
-        (the next session launches another)."""
+    async def end_session(self, key: str, *, idle_over: float | None = None) -> bool:
+        """Close the context of an HTTP session that ended (with ``idle_over``: only when it
+        has been idle longer than that); with the last one, the browser (the next session
+        launches another). Whether it was ended."""
         async with self._opening:
-            session = self._sessions.pop(key, None)
-            if session is None:
-                return
+            session = self._sessions.get(key)
+            if session is None or (idle_over is not None and session.idle_for() <= idle_over):
+                return False
+            del self._sessions[key]
             if session.webtools.browser is not None:
                 with contextlib.suppress(WebrefsError):
                     await session.webtools.browser.aclose()
@@ -200,6 +221,7 @@ class WebMcpServer:
                         await browser.aclose()
                     print("webrefs mcp: the last session ended; the browser is closed",
                           file=sys.stderr, flush=True)
+            return True
 
     # -- the handlers --------------------------------------------------------------------------
     async def _list_tools(self, ctx: ServerRequestContext[Any],
@@ -214,6 +236,19 @@ class WebMcpServer:
             # a browser that cannot start (a bad proxy, no browser at the endpoint) is told
             # as the tool's error, and the next call tries again
             session = await self._session(ctx)
+        except WebrefsError as err:
+            return _error(format_error(name, err))
+        session.calls += 1
+        try:
+            return await self._run(ctx, session, name, args)
+        finally:
+            session.calls -= 1
+            session.last_call = time.monotonic()
+
+    async def _run(self, ctx: ServerRequestContext[Any], session: _Session, name: str,
+                   args: Mapping[str, Any] | None) -> types.CallToolResult:
+        """One tool call; consent asked of the client when the policy wants it."""
+        try:
             try:
                 out = await session.webtools.acall(name, args)
             except ConsentError as err:
@@ -261,7 +296,8 @@ class WebMcpServer:
         Ctrl-C (uvicorn's own handlers stop it)."""
         import uvicorn
 
-        app = self.server.streamable_http_app(host=host)
+        app = self.server.streamable_http_app(
+            host=host, session_idle_timeout=self.options.idle_timeout_s)
 
         async def ending_sessions(scope: Any, receive: Any, send: Any) -> None:
             """The SDK's app; after a client ends its session (DELETE), its context closes."""
@@ -273,7 +309,25 @@ class WebMcpServer:
 
         config = uvicorn.Config(ending_sessions, host=host, port=port, log_level="warning",
                                 lifespan="on")
-        await uvicorn.Server(config).serve()
+        reaper = asyncio.create_task(self._reap_idle())
+        try:
+            await uvicorn.Server(config).serve()
+        finally:
+            reaper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await reaper
+
+    async def _reap_idle(self) -> None:
+        """End the HTTP sessions whose client went away without ending them: no tool call
+        for ``idle_timeout_s`` (the SDK forgets such a session after as long)."""
+        limit = self.options.idle_timeout_s
+        while True:
+            await asyncio.sleep(min(max(limit / 4, 0.05), 5.0))
+            for key, session in list(self._sessions.items()):
+                if (key != "stdio" and session.idle_for() > limit
+                        and await self.end_session(key, idle_over=limit)):
+                    print(f"webrefs mcp: a session made no call for {limit:g} s; its browser "
+                          "context is closed", file=sys.stderr, flush=True)
 
 
 def is_loopback(host: str) -> bool:

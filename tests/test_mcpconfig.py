@@ -43,6 +43,7 @@ pin = "BANK_PIN"
 
 [server]
 elicit = false
+idle_timeout_s = 60
 """
 
 
@@ -67,6 +68,7 @@ def test_every_section_becomes_the_library_options() -> None:
     assert safety.rules == (*DEFAULT_RULES, Rule("target", "launch", "block", "no rockets"))
     assert safety.sensitive_data == {"password": "hunter2", "*.bank.test": {"pin": "9876"}}
     assert got.elicit is False and got.endpoint is None  # type: ignore[attr-defined]
+    assert got.idle_timeout_s == 60  # type: ignore[attr-defined]
 
 
 def test_defaults_without_a_file() -> None:
@@ -118,6 +120,8 @@ def test_rules_can_replace_the_defaults() -> None:
      "c.toml [safety].secrets.token: the environment variable NOT_SET_ANYWHERE is not set"),
     ("[safety.secrets]\ntoken = 5", "c.toml [safety].secrets.token: must name an environment"),
     ("[server]\nhttp = \"x\"", "c.toml [server]: unknown key 'http'"),
+    ("[server]\nidle_timeout_s = \"long\"", "c.toml [server].idle_timeout_s: must be a number"),
+    ("[server]\nidle_timeout_s = 0", "c.toml [server]: idle_timeout_s must be a positive"),
     ("[server]\nelicit = \"no\"", "c.toml [server].elicit: must be true or false"),
     ("[brwoser]\nheadless = true", "c.toml: unknown section(s) brwoser"),
     ("tools = \"all\"", "c.toml: tools must be a section ([tools]), not a single value"),

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 if TYPE_CHECKING:
-    from .mcpconfig import McpConfig
+    from .adapters.mcp import McpOptions
 
 __all__ = ["main"]
 
@@ -251,7 +251,7 @@ def _secret_names(items: list[str] | None) -> dict[str, str] | None:
     return out
 
 
-def _mcp_config(args: argparse.Namespace) -> McpConfig:
+def _mcp_config(args: argparse.Namespace) -> McpOptions:
     """The server's options: the ``--config`` file, and the flags given over it."""
     from .mcpconfig import load_config, read_toml
 
@@ -277,20 +277,18 @@ def _mcp_config(args: argparse.Namespace) -> McpConfig:
     for key in ("allowed_domains", "blocked_domains"):
         if isinstance(safety[key], str):
             safety[key] = [safety[key]]
-    server = {"elicit": False if args.no_elicit else None}
+    server = {"elicit": False if args.no_elicit else None, "idle_timeout_s": args.idle_timeout}
     return load_config(file, path=args.config or "the command line", browser=browser,
                        tools=tools, safety=safety, server=server)
 
 
 def _mcp(args: argparse.Namespace) -> int:
     try:
-        from .adapters.mcp import McpOptions, is_loopback, serve_http, serve_stdio
+        from .adapters.mcp import is_loopback, serve_http, serve_stdio
     except ImportError:
         raise _CliError("webrefs mcp needs the MCP SDK (the mcp extra): pip install "
                         "'webrefs[mcp]'", 1) from None
-    config = _mcp_config(args)  # a bad file or flag fails here, before serving
-    options = McpOptions(tools=config.tools, browser=config.browser, endpoint=config.endpoint,
-                         safety=config.safety, elicit=config.elicit)
+    options = _mcp_config(args)  # a bad file or flag fails here, before serving
     if args.http is None:
         return serve_stdio(options)
     host, port = args.http
@@ -447,6 +445,9 @@ def _parser() -> argparse.ArgumentParser:
                      "stdio (a loopback host; each session gets its own browser context)")
     mcp.add_argument("--allow-remote", action="store_true",
                      help="let --http listen on an address that is not loopback")
+    mcp.add_argument("--idle-timeout", type=float, metavar="SECONDS",
+                     help="with --http: end a session that made no request for this long, "
+                     "closing its browser context (default 1800)")
     mcp.add_argument("--no-elicit", action="store_true",
                      help="refuse actions that need consent instead of asking the client")
     mcp.set_defaults(func=_mcp)

@@ -25,8 +25,9 @@ and types are read from that class::
     [safety.secrets]           # a secret's name = the environment variable holding it
     password = "SHOP_PASSWORD"
 
-    [server]
+    [server]                   # McpOptions
     elicit = true              # ask the client's user about actions that need consent
+    idle_timeout_s = 1800      # over HTTP: end a session with no request for this long
 
 A key the class does not have, or a value of the wrong type, is an error naming the
 section and the key. Secret values are read from environment variables only, never from
@@ -40,17 +41,18 @@ import tomllib
 import types
 import typing
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
+from .adapters.mcp import McpOptions
 from .errors import InvalidArgumentError
 from .safety import ConsentRequest, SafetyPolicy
 from .safety.sensitive import DEFAULT_RULES, Rule
 from .session.launcher import BrowserOptions
 from .tools import ToolOptions, select_tools
 
-__all__ = ["McpConfig", "load_config", "read_toml"]
+__all__ = ["load_config", "read_toml"]
 
 MAX_CONFIG_BYTES = 1_000_000
 """Largest config file read."""
@@ -60,20 +62,9 @@ _SAFETY_NOT_SET = ("consent", "consent_by", "sensitive_data", "rules")
 """SafetyPolicy fields a file cannot set as they are: the consent callback is the server's,
 secrets come as ``secrets`` (environment variable names), rules as tables."""
 _SAFETY_EXTRA = ("secrets", "rules", "default_rules")
-_SERVER_KEYS = {"elicit": bool}
+_SERVER_KEYS: dict[str, Any] = {"elicit": bool, "idle_timeout_s": float}
 _RULE_KEYS = {"on": str, "pattern": str, "level": str, "reason": str, "escalate": str,
               "actions": list}
-
-
-@dataclass(frozen=True)
-class McpConfig:
-    """Everything ``webrefs mcp`` is told, as the options objects it hands on."""
-
-    tools: ToolOptions
-    browser: BrowserOptions
-    safety: SafetyPolicy
-    endpoint: str | None = None
-    elicit: bool = True
 
 
 def _fail(where: str, message: str) -> InvalidArgumentError:
@@ -263,7 +254,7 @@ def load_config(file: Mapping[str, Any] | None = None, *, path: str = "config",
                 tools: Mapping[str, Any] | None = None,
                 safety: Mapping[str, Any] | None = None,
                 server: Mapping[str, Any] | None = None,
-                environ: Mapping[str, str] | None = None) -> McpConfig:
+                environ: Mapping[str, str] | None = None) -> McpOptions:
     """The server's options: the file's sections (``file``, read from ``path``), each
     replaced key by key by what the command line gave (``browser``, ``tools``, ``safety``,
     ``server``: keys as in the file, ``None`` values left out)."""
@@ -306,7 +297,10 @@ def load_config(file: Mapping[str, Any] | None = None, *, path: str = "config",
         if key not in _SERVER_KEYS:
             raise _fail(f"{path} [server]", f"unknown key {key!r}; the keys are "
                         f"{', '.join(_SERVER_KEYS)}")
-        if not isinstance(value, _SERVER_KEYS[key]):
+        if not _fits(value, _SERVER_KEYS[key]):
             raise _fail(f"{path} [server].{key}", f"must be {_type_name(_SERVER_KEYS[key])}")
-    return McpConfig(tools=tool_options, browser=options, safety=policy, endpoint=endpoint,
-                     elicit=s.get("elicit", True))
+    try:
+        return McpOptions(tools=tool_options, browser=options, safety=policy, endpoint=endpoint,
+                          **s)
+    except InvalidArgumentError as exc:
+        raise _fail(f"{path} [server]", exc.message) from None

@@ -507,3 +507,80 @@ async def test_storage_state_starts_from_a_saved_state(tmp_path: Path, site: Sit
     async with client(tmp_path / "err.txt", "--storage-state", str(state)) as session:
         await session.call_tool("web_navigate", {"url": site.url("/mcp/remember.html")})
         assert "stored=from-state" in text(await session.call_tool("web_get_text", {}))
+
+
+@asynccontextmanager
+async def http_server(log: Path, *extra: str) -> AsyncIterator[tuple[str, Any]]:
+    """``webrefs mcp --http`` in a subprocess: its URL and process; SIGTERM at the end, which
+    must end it with exit code 0."""
+    import asyncio
+    import signal
+    import subprocess
+
+    port = _free_port()
+    with log.open("w") as err:
+        proc = subprocess.Popen([sys.executable, "-m", "webrefs.cli", "mcp", "--http",
+                                 f"127.0.0.1:{port}", *extra], stdin=subprocess.DEVNULL,
+                                stdout=subprocess.DEVNULL, stderr=err, env=dict(os.environ))
+    try:
+        for _ in range(300):  # until it listens
+            try:
+                _r, w = await asyncio.open_connection("127.0.0.1", port)
+                w.close()
+                break
+            except OSError:
+                await asyncio.sleep(0.1)
+        yield f"http://127.0.0.1:{port}/mcp", proc
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        code = proc.wait(timeout=30)
+    assert code == 0, log.read_text()
+    assert "stopped; the browser is closed" in log.read_text()
+    assert "Traceback" not in log.read_text(), log.read_text()
+
+
+async def _until(check: Any, timeout: float = 20.0) -> Any:
+    import asyncio
+
+    for _ in range(int(timeout / 0.1)):
+        value = check()
+        if value:
+            return value
+        await asyncio.sleep(0.1)
+    return check()
+
+
+async def test_http_browser_closes_when_the_last_client_goes(tmp_path: Path,
+                                                             site: SiteServer) -> None:
+    """Two HTTP clients: one ends its session (DELETE), the other just goes away. The
+    browser runs while either is there, and once the second has made no call for the idle
+    timeout its context and the browser close: no Chromium is left under the server, which
+    keeps serving (a new client starts a new browser)."""
+    from mcp.client.streamable_http import streamable_http_client
+
+    from tests.helpers.procs import chromium_descendants
+
+    log = tmp_path / "err.txt"
+    async with http_server(log, "--idle-timeout", "2") as (url, proc):
+        async with (streamable_http_client(url, terminate_on_close=False) as (r2, w2),
+                    ClientSession(r2, w2) as leaving):
+            await leaving.initialize()
+            nav = await leaving.call_tool("web_navigate", {"url": site.url("/safety/pay.html")})
+            assert not nav.is_error, text(nav)
+            async with (streamable_http_client(url) as (r1, w1),
+                        ClientSession(r1, w1) as polite):
+                await polite.initialize()
+                await polite.call_tool("web_navigate", {"url": site.url("/safety/blog.html")})
+            assert chromium_descendants(proc.pid)  # the other client still has the browser
+            assert "the last session ended" not in log.read_text()
+            # the client goes without ending its session (no DELETE)
+        assert await _until(lambda: "the last session ended; the browser is closed"
+                            in log.read_text()), log.read_text()
+        assert "a session made no call for 2 s" in log.read_text()
+        assert await _until(lambda: not chromium_descendants(proc.pid))
+        assert proc.poll() is None  # the server itself keeps serving
+        async with (streamable_http_client(url) as (r3, w3), ClientSession(r3, w3) as again):
+            await again.initialize()
+            nav = await again.call_tool("web_navigate", {"url": site.url("/safety/pay.html")})
+            assert not nav.is_error, text(nav)
+        assert await _until(lambda: not chromium_descendants(proc.pid))
