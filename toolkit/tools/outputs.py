@@ -62,13 +62,10 @@ class SnapshotOutput(_Out):
 
 
 class ActionOutput(_Out):
-    """What an action did."""
+    """What an action did (its sentence is the text)."""
 
-    tool: str
-    """The tool that did it."""
     success: bool
     ref: str | None = None
-    message: str = ""
     url: str
     """The page's address after the action."""
     navigated: bool = False
@@ -126,19 +123,32 @@ OUTPUT_MODELS: Mapping[str, type[_Out]] = {
 """The structured result of each tool that has one, by tool name."""
 
 
-def _strip_titles(schema: Any) -> Any:
-    """The schema without pydantic's ``title`` entries (they repeat the names)."""
-    if isinstance(schema, dict):
-        return {k: _strip_titles(v) for k, v in schema.items()
-                if not (k == "title" and isinstance(v, str))}
+def _compact(schema: Any, defs: dict[str, Any]) -> Any:
+    """``schema`` as few tokens say it: no titles, descriptions or defaults (every field is
+    always sent, so every field is required), ``["string", "null"]`` for an optional
+    string, definitions written in place."""
     if isinstance(schema, list):
-        return [_strip_titles(v) for v in schema]
-    return schema
+        return [_compact(v, defs) for v in schema]
+    if not isinstance(schema, dict):
+        return schema
+    if "$ref" in schema:
+        return _compact(defs[schema["$ref"].rsplit("/", 1)[1]], defs)
+    options = schema.get("anyOf")
+    if options and all(set(o) == {"type"} and isinstance(o["type"], str) for o in options):
+        schema = {**{k: v for k, v in schema.items() if k != "anyOf"},
+                  "type": [o["type"] for o in options]}
+    out = {k: ({name: _compact(field, defs) for name, field in v.items()}
+               if k == "properties" else _compact(v, defs))
+           for k, v in schema.items() if k not in ("title", "description", "default", "$defs")}
+    if out.get("type") == "object" and "properties" in out:
+        out["required"] = list(out["properties"])
+    return out
 
 
 @cache
 def _schema(model: type[_Out]) -> dict[str, Any]:
-    schema: dict[str, Any] = _strip_titles(model.model_json_schema())
+    full = model.model_json_schema()
+    schema: dict[str, Any] = _compact(full, full.get("$defs", {}))
     return schema
 
 
@@ -148,7 +158,7 @@ def output_schema(name: str) -> dict[str, Any] | None:
     return None if model is None else dict(_schema(model))
 
 
-def _from(name: str, artifact: object) -> _Out | None:
+def _from(artifact: object) -> _Out | None:
     if isinstance(artifact, Snapshot):
         return SnapshotOutput(
             url=artifact.page.url, title=artifact.page.title, page_type=artifact.page.page_type,
@@ -158,8 +168,8 @@ def _from(name: str, artifact: object) -> _Out | None:
     if isinstance(artifact, ActionResult):
         safety = artifact.safety.outcome if artifact.safety is not None else None
         return ActionOutput(
-            tool=name, success=artifact.success, ref=artifact.ref,
-            message=artifact.message, url=artifact.url_after or artifact.url_before,
+            success=artifact.success, ref=artifact.ref,
+            url=artifact.url_after or artifact.url_before,
             navigated=artifact.navigated, new_tabs=list(artifact.new_tabs),
             dialogs=[f"{d.type}: {d.message}" for d in artifact.dialogs], safety=safety)
     if isinstance(artifact, TextResult):
@@ -181,7 +191,7 @@ def structured(name: str, artifact: object) -> dict[str, Any] | None:
     model = OUTPUT_MODELS.get(name)
     if model is None:
         return None
-    out = _from(name, artifact)
+    out = _from(artifact)
     if out is None or not isinstance(out, model):
         return None
     data: dict[str, Any] = out.model_dump(mode="json")
