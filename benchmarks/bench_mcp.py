@@ -291,6 +291,17 @@ def report(result: dict[str, Any]) -> str:
         + ". webrefs' `web_get_text`, `web_go_forward` and `web_reload` have no counterpart "
         "(" + ", ".join(f"{n} {v['list']}" for n, v in tok["ours_only"].items())
         + " tokens in the list).",
+        "",
+        f"What a model reads of webrefs' default list is {d['ours_model'] / d['theirs_model']:.2f} "
+        "of what it reads of playwright-mcp's default list (which offers more tools); for the "
+        f"same capabilities it is {s['ours_model'] / s['theirs_model']:.2f} of theirs at most "
+        "(their count being a lower bound): webrefs' descriptions say more (budgets, refs, "
+        "what comes back, when consent is asked). The output schemas are "
+        f"{d['ours_list'] - d['ours_list_no_output']} tokens of webrefs' default `tools/list`; "
+        "a host keeps them to check results, and no model reads them. Over stdio MCP adds "
+        f"{o['overhead_ms']['snapshot']:.1f} ms to a snapshot and "
+        f"{o['overhead_ms']['click']:.1f} ms to a click (medians of one run on the shared "
+        "2-core machine; a click's median moves by several milliseconds from run to run).",
     ]
     return "\n".join(lines)
 
