@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from webrefs import BrowserOptions, SafetyPolicy, ToolOptions
+from webrefs.adapters.mcp import McpOptions
 from webrefs.errors import InvalidArgumentError
 from webrefs.mcpconfig import load_config, read_toml
 from webrefs.safety.sensitive import DEFAULT_RULES, Rule
@@ -47,28 +48,28 @@ idle_timeout_s = 60
 """
 
 
-def config(text: str, **given: object) -> object:
+def config(text: str, **given: dict[str, object]) -> McpOptions:
     return load_config(tomllib.loads(text), path="c.toml",
-                       environ={"SHOP_PASSWORD": "hunter2", "BANK_PIN": "9876"}, **given)  # type: ignore[arg-type]
+                       environ={"SHOP_PASSWORD": "hunter2", "BANK_PIN": "9876"}, **given)
 
 
 def test_every_section_becomes_the_library_options() -> None:
     got = config(FULL)
-    assert got.browser == BrowserOptions(  # type: ignore[attr-defined]
+    assert got.browser == BrowserOptions(
         headless=False, user_data_dir="/tmp/profile-x", proxy="http://127.0.0.1:3128",
         user_agent="agent/1", args=("--lang=de",), viewport=(800, 600))
-    assert got.tools == ToolOptions(  # type: ignore[attr-defined]
+    assert got.tools == ToolOptions(
         tools=("core", "web_navigate"), exclude=("web_scroll",), max_tokens=1200,
         after_action="diff")
-    safety = got.safety  # type: ignore[attr-defined]
+    safety = got.safety
     assert isinstance(safety, SafetyPolicy)
     assert safety.allowed_domains == ("example.com", "*.example.com")
     assert safety.blocked_domains == ("ads.example.com",)
     assert safety.block_private_network is True
     assert safety.rules == (*DEFAULT_RULES, Rule("target", "launch", "block", "no rockets"))
     assert safety.sensitive_data == {"password": "hunter2", "*.bank.test": {"pin": "9876"}}
-    assert got.elicit is False and got.endpoint is None  # type: ignore[attr-defined]
-    assert got.idle_timeout_s == 60  # type: ignore[attr-defined]
+    assert got.elicit is False and got.endpoint is None
+    assert got.idle_timeout_s == 60
 
 
 def test_defaults_without_a_file() -> None:
@@ -81,16 +82,16 @@ def test_the_command_line_replaces_the_file_key_by_key() -> None:
     got = config(FULL, tools={"max_tokens": 600, "after_action": None},
                  browser={"user_agent": "cli/2", "headless": None},
                  safety={"allowed_domains": ["127.0.0.1"]}, server={"elicit": None})
-    assert got.tools.max_tokens == 600 and got.tools.after_action == "diff"  # type: ignore[attr-defined]
-    assert got.browser.user_agent == "cli/2" and got.browser.headless is False  # type: ignore[attr-defined]
-    assert got.safety.allowed_domains == ("127.0.0.1",)  # type: ignore[attr-defined]
-    assert got.safety.block_private_network is True  # type: ignore[attr-defined]
+    assert got.tools.max_tokens == 600 and got.tools.after_action == "diff"
+    assert got.browser.user_agent == "cli/2" and got.browser.headless is False
+    assert got.safety.allowed_domains == ("127.0.0.1",)
+    assert got.safety.block_private_network is True
 
 
 def test_rules_can_replace_the_defaults() -> None:
     got = config('[safety]\ndefault_rules = false\n'
                  'rules = [{on = "url", pattern = "pay", level = "confirm", reason = "pays"}]')
-    assert got.safety.rules == (Rule("url", "pay", "confirm", "pays"),)  # type: ignore[attr-defined]
+    assert got.safety.rules == (Rule("url", "pay", "confirm", "pays"),)
 
 
 @pytest.mark.parametrize(("text", "named"), [

@@ -584,3 +584,25 @@ async def test_http_browser_closes_when_the_last_client_goes(tmp_path: Path,
             nav = await again.call_tool("web_navigate", {"url": site.url("/safety/pay.html")})
             assert not nav.is_error, text(nav)
         assert await _until(lambda: not chromium_descendants(proc.pid))
+
+
+async def test_http_sessions_get_the_configured_browser(tmp_path: Path,
+                                                        site: SiteServer) -> None:
+    """Each HTTP session's own context keeps what the server was told (user agent, proxy)."""
+    from mcp.client.streamable_http import streamable_http_client
+
+    from tests.helpers.proxy import RecordingProxy
+
+    with RecordingProxy(ports={site.port}) as proxy:
+        async with http_server(tmp_path / "err.txt", "--user-agent", "webrefs-http/1",
+                               "--proxy", f"http://127.0.0.1:{proxy.port}") as (url, _proc):
+            async with (streamable_http_client(url) as (read, write),
+                        ClientSession(read, write) as session):
+                await session.initialize()
+                nav = await session.call_tool("web_navigate",
+                                              {"url": site.url("/mcp/whoami.html")})
+                assert not nav.is_error, text(nav)
+                seen = text(await session.call_tool("web_get_text", {}))
+        assert "UA=webrefs-http/1" in seen
+        assert any(s.forwarded and "/mcp/whoami.html" in s.target for s in proxy.seen)
+        assert proxy.refused == []
