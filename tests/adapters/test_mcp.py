@@ -594,15 +594,15 @@ async def test_http_sessions_get_the_configured_browser(tmp_path: Path,
     from tests.helpers.proxy import RecordingProxy
 
     with RecordingProxy(ports={site.port}) as proxy:
-        async with http_server(tmp_path / "err.txt", "--user-agent", "webrefs-http/1",
-                               "--proxy", f"http://127.0.0.1:{proxy.port}") as (url, _proc):
-            async with (streamable_http_client(url) as (read, write),
-                        ClientSession(read, write) as session):
-                await session.initialize()
-                nav = await session.call_tool("web_navigate",
-                                              {"url": site.url("/mcp/whoami.html")})
-                assert not nav.is_error, text(nav)
-                seen = text(await session.call_tool("web_get_text", {}))
+        server = http_server(tmp_path / "err.txt", "--user-agent", "webrefs-http/1",
+                             "--proxy", f"http://127.0.0.1:{proxy.port}")
+        async with (server as (url, _proc), streamable_http_client(url) as (read, write),
+                    ClientSession(read, write) as session):
+            await session.initialize()
+            nav = await session.call_tool("web_navigate",
+                                          {"url": site.url("/mcp/whoami.html")})
+            assert not nav.is_error, text(nav)
+            seen = text(await session.call_tool("web_get_text", {}))
         assert "UA=webrefs-http/1" in seen
         assert any(s.forwarded and "/mcp/whoami.html" in s.target for s in proxy.seen)
         assert proxy.refused == []
