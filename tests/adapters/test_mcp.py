@@ -606,3 +606,21 @@ async def test_http_sessions_get_the_configured_browser(tmp_path: Path,
         assert "UA=webrefs-http/1" in seen
         assert any(s.forwarded and "/mcp/whoami.html" in s.target for s in proxy.seen)
         assert proxy.refused == []
+
+
+async def test_safety_options_reach_the_browser(tmp_path: Path, site: SiteServer) -> None:
+    """``--block-private-network`` refuses the loopback page; a consent rule from the config
+    file blocks the button it names, with its reason, on a server that reaches the page."""
+    async with client(tmp_path / "one.txt", "--block-private-network") as session:
+        nav = await session.call_tool("web_navigate", {"url": site.url("/safety/pay.html")})
+        assert nav.is_error and "web_navigate failed" in text(nav)
+        assert "private" in text(nav).lower() or "loopback" in text(nav).lower(), text(nav)
+    config = tmp_path / "rules.toml"
+    config.write_text('[safety]\nrules = [{on = "target", pattern = "back to cart", '
+                      'level = "block", reason = "carts are not for leaving"}]\n')
+    async with client(tmp_path / "two.txt", "--config", str(config)) as session:
+        await session.call_tool("web_navigate", {"url": site.url("/safety/pay.html")})
+        snap = text(await session.call_tool("web_snapshot", {}))
+        back = await session.call_tool("web_click", {"ref": ref_of(snap, "Back to cart")})
+        assert back.is_error and "carts are not for leaving" in text(back), text(back)
+        assert "unpaid" in await _state(session)  # nothing was clicked
