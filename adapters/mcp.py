@@ -43,7 +43,7 @@ except ImportError as exc:  # pragma: no cover - exercised by a subprocess test
     raise missing_extra("webrefs.adapters.mcp", "mcp") from exc
 
 from webrefs import Browser, BrowserOptions, SafetyPolicy
-from webrefs.errors import ConsentError, InvalidArgumentError, WebrefsError
+from webrefs.errors import BrowserError, ConsentError, InvalidArgumentError, WebrefsError
 from webrefs.tools import ToolOptions, ToolOutput, ToolSpec, WebTools, select_tools
 from webrefs.tools.fmt import format_error
 from webrefs.tools.outputs import output_schema, structured
@@ -233,11 +233,17 @@ class WebMcpServer:
         name, arguments = params.name, params.arguments
         args: Mapping[str, Any] | None = arguments if isinstance(arguments, Mapping) else None
         try:
-            # a browser that cannot start (a bad proxy, no browser at the endpoint) is told
-            # as the tool's error, and the next call tries again
             session = await self._session(ctx)
         except WebrefsError as err:
-            return _error(format_error(name, err))
+            # a browser that cannot start (a bad proxy, nothing at the endpoint) is the
+            # host's to mend: the log says why, the model reads that nothing was done, and
+            # the next call tries again
+            print(f"webrefs mcp: the browser could not be started: {err}", file=sys.stderr,
+                  flush=True)
+            return _error(format_error(name, BrowserError(
+                "The browser could not be started or reached, so nothing was done.",
+                hint="No web tool can work until it starts: tell the user (the MCP server's "
+                "log says why).")))
         session.calls += 1
         try:
             return await self._run(ctx, session, name, args)

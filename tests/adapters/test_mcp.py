@@ -624,3 +624,19 @@ async def test_safety_options_reach_the_browser(tmp_path: Path, site: SiteServer
         back = await session.call_tool("web_click", {"ref": ref_of(snap, "Back to cart")})
         assert back.is_error and "carts are not for leaving" in text(back), text(back)
         assert "unpaid" in await _state(session)  # nothing was clicked
+
+
+async def test_a_browser_that_cannot_start_is_a_tool_error(tmp_path: Path) -> None:
+    """Nothing listens at ``--browser-endpoint``: each call is a tool error saying so (not a
+    protocol error), and the server goes on and ends cleanly."""
+    log = tmp_path / "err.txt"
+    endpoint = f"http://127.0.0.1:{_free_port()}"  # free: nothing listens there
+    async with client(log, "--browser-endpoint", endpoint) as session:
+        for _ in range(2):
+            snap = await session.call_tool("web_snapshot", {})
+            assert snap.is_error and text(snap).startswith("web_snapshot failed"), text(snap)
+            assert "could not be started or reached" in text(snap)
+            assert "connect_over_cdp" not in text(snap)  # the host's detail stays in the log
+    assert "the browser could not be started" in log.read_text()
+    assert endpoint in log.read_text()
+    stopped_cleanly(log)
