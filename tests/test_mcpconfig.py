@@ -170,3 +170,24 @@ def test_a_secret_flag_names_a_variable_never_a_value(tmp_path: Path) -> None:
 def test_http_refuses_a_persistent_profile(tmp_path: Path) -> None:
     proc = run_mcp("--profile", str(tmp_path / "p"), "--http", "127.0.0.1:1")
     assert proc.returncode == 2 and "persistent profile" in proc.stderr
+
+
+def test_flags_go_over_the_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The command's own flags, read into the same options: a ``--secret`` beside the file's
+    secrets, a comma list of tools, the budget over the file's."""
+    from webrefs.cli import _mcp_config, _parser
+
+    file = tmp_path / "c.toml"
+    file.write_text('[tools]\nmax_tokens = 900\n[safety.secrets]\nb = "WEBREFS_B"\n')
+    monkeypatch.setenv("WEBREFS_A", "value-a")
+    monkeypatch.setenv("WEBREFS_B", "value-b")
+    args = _parser().parse_args(["mcp", "--config", str(file), "--secret", "a=WEBREFS_A",
+                                 "--tools", "web_snapshot,web_click", "--max-tokens", "700",
+                                 "--exclude", "web_click", "--headed",
+                                 "--allowed-domains", "example.com,*.example.com"])
+    options = _mcp_config(args)
+    assert options.safety.sensitive_data == {"a": "value-a", "b": "value-b"}
+    assert options.tools.tools == ("web_snapshot", "web_click")
+    assert options.tools.exclude == ("web_click",) and options.tools.max_tokens == 700
+    assert options.browser.headless is False
+    assert options.safety.allowed_domains == ("example.com", "*.example.com")

@@ -268,8 +268,9 @@ def _mcp_config(args: argparse.Namespace) -> McpOptions:
         if isinstance(tools[key], str):
             tools[key] = [tools[key]]
     secrets = _secret_names(args.secret)
-    if secrets is not None:
-        secrets = {**file.get("safety", {}).get("secrets", {}), **secrets}
+    kept = file.get("safety", {}).get("secrets") if isinstance(file.get("safety"), dict) else None
+    if secrets is not None and isinstance(kept, dict):
+        secrets = {**kept, **secrets}  # the file's secrets, and the flags' beside them
     safety = {"allowed_domains": _names(args.allowed_domains),
               "blocked_domains": _names(args.blocked_domains),
               "block_private_network": args.block_private_network,
