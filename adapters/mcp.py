@@ -8,8 +8,10 @@
 Every tool of the selection is an MCP tool with the registry's name, description and JSON
 Schema as they are (the low-level ``mcp`` server, so no schema is derived twice), and the
 hints of ``webrefs.tools.TOOL_HINTS`` as its annotations. A result is its text, plus image
-content for a screenshot; a failed call is a tool result with ``isError`` whose text is what
-the other adapters give the model (``format_error``). An action the safety policy wants a
+content for a screenshot, plus ``structuredContent`` (the refs of a snapshot, what an action
+did, ...: ``webrefs.tools.outputs``) under the tool's ``outputSchema``; a failed call is a
+tool result with ``isError`` whose text is what the other adapters give the model
+(``format_error``). An action the safety policy wants a
 person to confirm is asked of the client through elicitation when the client offers it
 (accepted: the call is made again and runs; declined: refused), else it is refused with the
 message every adapter gives when no one can confirm.
@@ -25,6 +27,7 @@ import base64
 import contextlib
 import signal
 import sys
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -39,10 +42,11 @@ try:
 except ImportError as exc:  # pragma: no cover - exercised by a subprocess test
     raise missing_extra("webrefs.adapters.mcp", "mcp") from exc
 
-from webrefs import Browser
-from webrefs.errors import ConsentError, WebrefsError
+from webrefs import Browser, BrowserOptions, SafetyPolicy
+from webrefs.errors import BrowserError, ConsentError, InvalidArgumentError, WebrefsError
 from webrefs.tools import ToolOptions, ToolOutput, ToolSpec, WebTools, select_tools
 from webrefs.tools.fmt import format_error
+from webrefs.tools.outputs import output_schema, structured
 
 from .consent import Approvals, askable, question, rejected
 
@@ -53,24 +57,41 @@ SERVER_NAME = "webrefs"
 
 @dataclass(frozen=True)
 class McpOptions:
-    """How ``webrefs mcp`` runs."""
+    """How ``webrefs mcp`` runs: the library's own options objects, and what only a server
+    has (where its browser comes from, whether it asks the client)."""
 
     tools: ToolOptions = field(default_factory=ToolOptions)
     """Which tools are offered and how they answer (``max_tokens``, ``after_action``, ...)."""
-    headless: bool = True
-    """Run the browser without a window."""
-    browser_args: tuple[str, ...] = ()
-    """Extra Chromium command-line flags (``--proxy-server=...``, ``--host-resolver-rules=...``)."""
-    executable_path: str | None = None
-    """The browser binary (default: the one webrefs finds)."""
+    browser: BrowserOptions = field(default_factory=BrowserOptions)
+    """How the browser is launched (``headless``, ``user_data_dir`` for a persistent
+    profile, ``storage_state``, ``proxy``, ``user_agent``, ``args``, ...). With ``endpoint``
+    only its context fields apply (``Browser.connect``)."""
+    endpoint: str | None = None
+    """Attach to a running browser (a CDP address or a Playwright server) instead of
+    launching one; the server detaches from it at the end and leaves it running."""
+    safety: SafetyPolicy = field(default_factory=SafetyPolicy)
+    """The safety policy; its consent callback is the server's own (the client's user,
+    asked through elicitation), whatever this one has."""
     elicit: bool = True
     """Ask the client (MCP elicitation) about actions that need a person's consent, when the
     client offers elicitation; ``False`` refuses them."""
+    idle_timeout_s: float = 1800.0
+    """Over HTTP: a session with no request for this long is ended and its context closed
+    (a client that went away without ending its session)."""
+
+    def __post_init__(self) -> None:
+        if not (isinstance(self.idle_timeout_s, int | float) and 0 < self.idle_timeout_s
+                < float("inf")) or isinstance(self.idle_timeout_s, bool):
+            raise InvalidArgumentError(
+                f"idle_timeout_s must be a positive number of seconds, got "
+                f"{self.idle_timeout_s!r}.")
 
 
 def mcp_tools(specs: list[ToolSpec]) -> list[types.Tool]:
-    """The MCP tool of each spec: same name, description and JSON Schema, and its hints."""
+    """The MCP tool of each spec: same name, description and JSON Schema, its hints, and the
+    schema of its structured result where it has one (``webrefs.tools.outputs``)."""
     return [types.Tool(name=s.name, description=s.description, input_schema=s.json_schema(),
+                       output_schema=output_schema(s.name),
                        annotations=types.ToolAnnotations(**_hints(s)))
             for s in specs]
 
@@ -81,12 +102,14 @@ def _hints(spec: ToolSpec) -> dict[str, bool]:
             "idempotent_hint": h.idempotent, "open_world_hint": h.open_world}
 
 
-def _result(out: ToolOutput) -> types.CallToolResult:
+def _result(name: str, out: ToolOutput) -> types.CallToolResult:
+    """The text the model reads, a screenshot's image, and the structured result."""
     content: list[Any] = [types.TextContent(type="text", text=out.content)]
     for png in out.images:
         content.append(types.ImageContent(type="image", mime_type="image/png",
                                           data=base64.b64encode(png).decode("ascii")))
-    return types.CallToolResult(content=content, is_error=out.is_error)
+    return types.CallToolResult(content=content, is_error=out.is_error,
+                                structured_content=structured(name, out.artifact))
 
 
 def _error(text: str) -> types.CallToolResult:
@@ -108,6 +131,14 @@ class _Session:
     def __init__(self, webtools: WebTools, approvals: Approvals) -> None:
         self.webtools = webtools
         self.approvals = approvals
+        self.calls = 0
+        """Tool calls running now."""
+        self.last_call = time.monotonic()
+        """When the last tool call ended (or the session opened)."""
+
+    def idle_for(self) -> float:
+        """Seconds since the last call ended; 0 while one runs."""
+        return 0.0 if self.calls else time.monotonic() - self.last_call
 
 
 def _session_key(ctx: ServerRequestContext[Any]) -> str:
@@ -135,11 +166,16 @@ class WebMcpServer:
     async def _browser_now(self) -> Browser:
         async with self._launching:
             if self._browser is None:
-                self._browser = await Browser.alaunch(
-                    headless=self.options.headless,
-                    executable_path=self.options.executable_path,
-                    args=self.options.browser_args)
+                self._browser = await self._start()
             return self._browser
+
+    async def _start(self) -> Browser:
+        """Launch the browser, or attach to the one at ``endpoint``."""
+        opts, safety = self.options.browser, self.options.safety
+        if self.options.endpoint is None:
+            return await Browser.alaunch(options=opts, safety=safety)
+        # only the context fields (and a Playwright server's launch fields) apply there
+        return await Browser.aconnect(self.options.endpoint, options=opts, safety=safety)
 
     def close(self) -> None:
         """Close the browser (when one was launched), and with it every session's context."""
@@ -165,13 +201,15 @@ class WebMcpServer:
         found = self._sessions[key] = _Session(webtools, approvals)
         return found
 
-    async def end_session(self, key: str) -> None:
-        """Close the context of an HTTP session that ended; with the last one, the browser
-        (the next session launches another)."""
+    async def end_session(self, key: str, *, idle_over: float | None = None) -> bool:
+        """Close the context of an HTTP session that ended (with ``idle_over``: only when it
+        has been idle longer than that); with the last one, the browser (the next session
+        launches another). Whether it was ended."""
         async with self._opening:
-            session = self._sessions.pop(key, None)
-            if session is None:
-                return
+            session = self._sessions.get(key)
+            if session is None or (idle_over is not None and session.idle_for() <= idle_over):
+                return False
+            del self._sessions[key]
             if session.webtools.browser is not None:
                 with contextlib.suppress(WebrefsError):
                     await session.webtools.browser.aclose()
@@ -183,6 +221,7 @@ class WebMcpServer:
                         await browser.aclose()
                     print("webrefs mcp: the last session ended; the browser is closed",
                           file=sys.stderr, flush=True)
+            return True
 
     # -- the handlers --------------------------------------------------------------------------
     async def _list_tools(self, ctx: ServerRequestContext[Any],
@@ -191,9 +230,30 @@ class WebMcpServer:
 
     async def _call_tool(self, ctx: ServerRequestContext[Any],
                          params: types.CallToolRequestParams) -> types.CallToolResult:
-        session = await self._session(ctx)
         name, arguments = params.name, params.arguments
         args: Mapping[str, Any] | None = arguments if isinstance(arguments, Mapping) else None
+        try:
+            session = await self._session(ctx)
+        except WebrefsError as err:
+            # a browser that cannot start (a bad proxy, nothing at the endpoint) is the
+            # host's to mend: the log says why, the model reads that nothing was done, and
+            # the next call tries again
+            print(f"webrefs mcp: the browser could not be started: {err}", file=sys.stderr,
+                  flush=True)
+            return _error(format_error(name, BrowserError(
+                "The browser could not be started or reached, so nothing was done.",
+                hint="No web tool can work until it starts: tell the user (the MCP server's "
+                "log says why).")))
+        session.calls += 1
+        try:
+            return await self._run(ctx, session, name, args)
+        finally:
+            session.calls -= 1
+            session.last_call = time.monotonic()
+
+    async def _run(self, ctx: ServerRequestContext[Any], session: _Session, name: str,
+                   args: Mapping[str, Any] | None) -> types.CallToolResult:
+        """One tool call; consent asked of the client when the policy wants it."""
         try:
             try:
                 out = await session.webtools.acall(name, args)
@@ -208,7 +268,7 @@ class WebMcpServer:
                 out = await session.webtools.acall(name, args)
         except WebrefsError as err:
             return _error(format_error(name, err))
-        return _result(out)
+        return _result(name, out)
 
     def _can_elicit(self, ctx: ServerRequestContext[Any]) -> bool:
         if not self.options.elicit:
@@ -242,7 +302,8 @@ class WebMcpServer:
         Ctrl-C (uvicorn's own handlers stop it)."""
         import uvicorn
 
-        app = self.server.streamable_http_app(host=host)
+        app = self.server.streamable_http_app(
+            host=host, session_idle_timeout=self.options.idle_timeout_s)
 
         async def ending_sessions(scope: Any, receive: Any, send: Any) -> None:
             """The SDK's app; after a client ends its session (DELETE), its context closes."""
@@ -254,7 +315,25 @@ class WebMcpServer:
 
         config = uvicorn.Config(ending_sessions, host=host, port=port, log_level="warning",
                                 lifespan="on")
-        await uvicorn.Server(config).serve()
+        reaper = asyncio.create_task(self._reap_idle())
+        try:
+            await uvicorn.Server(config).serve()
+        finally:
+            reaper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await reaper
+
+    async def _reap_idle(self) -> None:
+        """End the HTTP sessions whose client went away without ending them: no tool call
+        for ``idle_timeout_s`` (the SDK forgets such a session after as long)."""
+        limit = self.options.idle_timeout_s
+        while True:
+            await asyncio.sleep(min(max(limit / 4, 0.05), 5.0))
+            for key, session in list(self._sessions.items()):
+                if (key != "stdio" and session.idle_for() > limit
+                        and await self.end_session(key, idle_over=limit)):
+                    print(f"webrefs mcp: a session made no call for {limit:g} s; its browser "
+                          "context is closed", file=sys.stderr, flush=True)
 
 
 def is_loopback(host: str) -> bool:

@@ -39,7 +39,7 @@ LAYERS: list[dict[str, tuple[str, ...]]] = [
     {"api": ("webrefs",)},
     {"adapters": ("webrefs.adapters",)},
     {"evals": ("webrefs.evals",)},
-    {"cli": ("webrefs.cli",)},
+    {"cli": ("webrefs.cli", "webrefs.mcpconfig")},
 ]
 
 # What adapters and evals may use of the core: its public API and the tool registry.

@@ -64,3 +64,16 @@ def test_the_readme_mcp_config_starts_webrefs_mcp() -> None:
 
     args = _parser().parse_args(server["args"])  # the options it gives exist
     assert args.command == "mcp"
+
+
+def test_the_readme_mcp_toml_loads() -> None:
+    """The README's config file example is one ``webrefs mcp --config`` accepts."""
+    import tomllib
+
+    from webrefs.mcpconfig import load_config
+
+    (block,) = re.findall(r"```toml\n(.*?)```", README.read_text(), re.S)
+    options = load_config(tomllib.loads(block), path="README",
+                          environ={"SHOP_PASSWORD": "example"})
+    assert options.tools.after_action == "diff"
+    assert options.safety.sensitive_data == {"password": "example"}

@@ -16,7 +16,10 @@ import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
+
+if TYPE_CHECKING:
+    from .adapters.mcp import McpOptions
 
 __all__ = ["main"]
 
@@ -225,29 +228,75 @@ def _snapshot(args: argparse.Namespace) -> int:
     return 0
 
 
-def _mcp(args: argparse.Namespace) -> int:
-    from .errors import InvalidArgumentError
-    from .tools import ToolOptions
+def _names(text: str | None) -> str | list[str] | None:
+    """A comma-separated list of names (one name stays a string)."""
+    if text is None:
+        return None
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    return names[0] if len(names) == 1 else names
 
+
+def _secret_names(items: list[str] | None) -> dict[str, str] | None:
+    """``--secret NAME=VARIABLE`` as ``{NAME: VARIABLE}``: the value is read from the
+    environment variable, never given on the command line."""
+    if not items:
+        return None
+    out: dict[str, str] = {}
+    for item in items:
+        name, sep, variable = item.partition("=")
+        if not sep or not name.strip() or not variable.strip():
+            raise _CliError(f"--secret {item[:40]!r} is not NAME=VARIABLE (the name the model "
+                            "writes, and the environment variable holding the value)", 2)
+        out[name.strip()] = variable.strip()
+    return out
+
+
+def _mcp_config(args: argparse.Namespace) -> McpOptions:
+    """The server's options: the ``--config`` file, and the flags given over it."""
+    from .mcpconfig import load_config, read_toml
+
+    file = read_toml(args.config) if args.config else {}
+    browser = {"headless": args.headless, "endpoint": args.browser_endpoint,
+               "user_data_dir": args.profile, "storage_state": args.storage_state,
+               "proxy": args.proxy, "user_agent": args.user_agent,
+               "executable_path": args.executable_path,
+               "args": list(args.browser_arg) if args.browser_arg else None}
+    tools = {"tools": _names(args.tools), "include": _names(args.include),
+             "exclude": _names(args.exclude), "max_tokens": args.max_tokens,
+             "after_action": args.after_action, "vision": args.vision or None}
+    for key in ("include", "exclude"):
+        if isinstance(tools[key], str):
+            tools[key] = [tools[key]]
+    secrets = _secret_names(args.secret)
+    kept = file.get("safety", {}).get("secrets") if isinstance(file.get("safety"), dict) else None
+    if secrets is not None and isinstance(kept, dict):
+        secrets = {**kept, **secrets}  # the file's secrets, and the flags' beside them
+    safety = {"allowed_domains": _names(args.allowed_domains),
+              "blocked_domains": _names(args.blocked_domains),
+              "block_private_network": args.block_private_network,
+              "secrets": secrets}
+    for key in ("allowed_domains", "blocked_domains"):
+        if isinstance(safety[key], str):
+            safety[key] = [safety[key]]
+    server = {"elicit": False if args.no_elicit else None, "idle_timeout_s": args.idle_timeout}
+    return load_config(file, path=args.config or "the command line", browser=browser,
+                       tools=tools, safety=safety, server=server)
+
+
+def _mcp(args: argparse.Namespace) -> int:
     try:
-        from .adapters.mcp import McpOptions, is_loopback, serve_http, serve_stdio
+        from .adapters.mcp import is_loopback, serve_http, serve_stdio
     except ImportError:
         raise _CliError("webrefs mcp needs the MCP SDK (the mcp extra): pip install "
                         "'webrefs[mcp]'", 1) from None
-    names = [n.strip() for n in (args.tools or "default").split(",") if n.strip()]
-    tools: str | tuple[str, ...] = names[0] if len(names) == 1 else tuple(names)
-    try:
-        tool_options = ToolOptions(max_tokens=args.max_tokens, tools=tools,
-                                   after_action=args.after_action, vision=args.vision)
-        options = McpOptions(tools=tool_options, headless=args.headless,
-                             browser_args=tuple(args.browser_arg or ()),
-                             executable_path=args.executable_path,
-                             elicit=not args.no_elicit)
-    except InvalidArgumentError as exc:
-        raise _CliError(str(exc), 2) from None
+    options = _mcp_config(args)  # a bad file or flag fails here, before serving
     if args.http is None:
         return serve_stdio(options)
     host, port = args.http
+    if options.browser.user_data_dir:
+        raise _CliError("--http gives each session a browser context of its own, which a "
+                        "persistent profile (--profile, user_data_dir) cannot; use stdio "
+                        "for a profile, or storage_state to start sessions logged in", 2)
     if not is_loopback(host):
         if not args.allow_remote:
             raise _CliError(f"--http {host}:{port} would serve the browser to other machines; "
@@ -343,22 +392,53 @@ def _parser() -> argparse.ArgumentParser:
         "HTTP with --http). The browser "
         "starts on the first tool call and closes when the client goes. Needs the mcp extra "
         "(pip install 'webrefs[mcp]').")
+    mcp.add_argument("--config", metavar="FILE",
+                     help="a TOML file of options ([browser], [tools], [safety], [server]; "
+                     "see the README); flags given here replace what it says")
     head = mcp.add_mutually_exclusive_group()
-    head.add_argument("--headless", dest="headless", action="store_true", default=True,
+    head.add_argument("--headless", dest="headless", action="store_true", default=None,
                       help="run the browser without a window (the default)")
     head.add_argument("--headed", dest="headless", action="store_false",
                       help="show the browser window")
-    mcp.add_argument("--tools", metavar="NAMES", default="default",
+    mcp.add_argument("--browser-endpoint", metavar="URL",
+                     help="attach to a running browser (a CDP address such as "
+                     "http://127.0.0.1:9222, or a Playwright server ws://...) instead of "
+                     "launching one; it is left running at the end")
+    mcp.add_argument("--profile", metavar="DIR",
+                     help="a persistent browser profile folder (cookies and logins are kept)")
+    mcp.add_argument("--storage-state", metavar="FILE",
+                     help="start from saved cookies and local storage (a file written by "
+                     "Browser.save_storage_state)")
+    mcp.add_argument("--proxy", metavar="URL", help="send all traffic through this proxy")
+    mcp.add_argument("--user-agent", metavar="TEXT", help="the User-Agent pages see")
+    mcp.add_argument("--tools", metavar="NAMES", default=None,
                      help="tools offered: 'default', 'all', a group name, or a comma-separated "
                      "list of tool and group names")
-    mcp.add_argument("--max-tokens", type=int, default=3000, metavar="N",
+    mcp.add_argument("--include", metavar="NAMES", help="tools or groups added (comma-separated)")
+    mcp.add_argument("--exclude", metavar="NAMES",
+                     help="tools or groups removed (comma-separated)")
+    mcp.add_argument("--max-tokens", type=int, default=None, metavar="N",
                      help="token budget of snapshots (default 3000)")
-    mcp.add_argument("--after-action", choices=("none", "diff", "snapshot"), default="none",
+    mcp.add_argument("--after-action", choices=("none", "diff", "snapshot"), default=None,
                      help="what an action returns besides its summary (default none)")
     mcp.add_argument("--vision", action="store_true",
                      help="offer web_screenshot and points of it (needs webrefs[vision])")
+    mcp.add_argument("--allowed-domains", metavar="HOSTS",
+                     help="the only hosts the browser may reach (comma-separated patterns "
+                     "such as example.com,*.example.com)")
+    mcp.add_argument("--blocked-domains", metavar="HOSTS",
+                     help="hosts the browser may never reach (comma-separated patterns)")
+    private = mcp.add_mutually_exclusive_group()
+    private.add_argument("--block-private-network", dest="block_private_network",
+                         action="store_true", default=None,
+                         help="block loopback and private addresses (off by default)")
+    private.add_argument("--allow-private-network", dest="block_private_network",
+                         action="store_false", help="reach loopback and private addresses")
+    mcp.add_argument("--secret", action="append", metavar="NAME=VARIABLE",
+                     help="a secret the model writes as <secret>NAME</secret>, its value read "
+                     "from the environment variable VARIABLE (never given here; repeatable)")
     mcp.add_argument("--browser-arg", action="append", metavar="FLAG",
-                     help="an extra Chromium flag, e.g. --browser-arg=--proxy-server=... "
+                     help="an extra Chromium flag, e.g. --browser-arg=--host-resolver-rules=... "
                      "(repeatable)")
     mcp.add_argument("--executable-path", default=None, help="the browser binary")
     mcp.add_argument("--http", type=_host_port, metavar="HOST:PORT",
@@ -366,6 +446,9 @@ def _parser() -> argparse.ArgumentParser:
                      "stdio (a loopback host; each session gets its own browser context)")
     mcp.add_argument("--allow-remote", action="store_true",
                      help="let --http listen on an address that is not loopback")
+    mcp.add_argument("--idle-timeout", type=float, metavar="SECONDS",
+                     help="with --http: end a session that made no request for this long, "
+                     "closing its browser context (default 1800)")
     mcp.add_argument("--no-elicit", action="store_true",
                      help="refuse actions that need consent instead of asking the client")
     mcp.set_defaults(func=_mcp)

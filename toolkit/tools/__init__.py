@@ -20,6 +20,8 @@ list may use a group name for its tools::
 - :mod:`.options`: :class:`ToolOptions`;
 - :mod:`.fmt`: the text a model reads for results and errors;
 - :mod:`.actionparse`: actions written as JSON in a model's text, for models without tool calling.
+- :mod:`.outputs`: the structured result of each tool as JSON, and its schema (MCP's
+  ``structuredContent`` and ``outputSchema``).
 - :mod:`.capabilities`: what each provider family's chat API accepts (tool calls, images,
   images in tool results), for adapters and the eval harness.
 
