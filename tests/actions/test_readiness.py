@@ -121,3 +121,39 @@ def test_quiet_needs_the_page_to_have_rendered_once_since_the_action() -> None:
     report = asyncio.run(r.settle())
     assert report.reason == "quiet"
     assert len(looks) == 3  # not before the third look, the first after a rendering update
+
+
+def test_a_request_the_page_started_counts_before_the_browser_reports_it() -> None:
+    """The page's code calling fetch is seen in the page at once; the browser's report of the
+    request reaches the waiter later. The page's count keeps the wait going meanwhile."""
+    import asyncio
+    from typing import Any
+
+    from webrefs.actions.readiness import Readiness
+
+    looks: list[int] = []
+
+    class Watched(Readiness):
+        async def poll(self, mode: str, budget_s: float) -> dict[str, Any] | None:
+            fetching = 1 if len(looks) < 2 else 0
+            looks.append(fetching)
+            return {"fresh": False, "mut": 0, "added": 0, "amb": 0, "sinceMut": 900.0,
+                    "mutAfter": False, "timers": 0, "slowTimer": False, "opens": 0,
+                    "readyState": "complete", "focused": None, "painted": True,
+                    "fetching": fetching}
+
+    r = Watched(_Tab(), quiet_ms=100, max_wait_ms=5000)  # type: ignore[arg-type]
+    report = asyncio.run(r.settle())
+    assert report.reason == "quiet"
+    assert looks[:3] == [1, 1, 0]  # it waited while the page's own count said one was running
+
+
+def test_the_page_side_count_sees_a_fetch_the_action_started(tab: Tab, site) -> None:  # type: ignore[no-untyped-def]
+    opened(tab, site.url("/actions/observed-feed.html"))
+    tab.evaluate("() => { window.addEventListener('keydown', () => "
+                 "fetch('/__slow?ms=4000').catch(() => {})); }")
+    r = tab.press_key("x")
+    # the request runs past the patience for requests: the wait ends, the page still counts it
+    assert r.readback["ready"] == "quiet"
+    started = tab.evaluate("() => window[Symbol.for('webrefs.readiness.v2')].fetchNext")
+    assert started == 1

@@ -116,3 +116,13 @@ def test_a_feed_that_loads_when_its_end_is_seen_is_waited_for(tab: Tab, site) ->
     for _ in range(3):
         r = tab.scroll("down", "end")
         assert r.readback["new_items"] == 10, r.message
+
+
+def test_a_feed_whose_first_items_load_as_it_opens_counts_every_item_a_scroll_loads(
+        tab: Tab, site) -> None:  # type: ignore[no-untyped-def]
+    # the page grows its list once on its own right before the scroll (its first page of
+    # items arriving): one growth is no rhythm, so the items the scroll loads are all its own
+    opened(tab, site.url("/actions/observed-feed.html"))
+    tab.evaluate("() => add(10)")
+    r = tab.scroll("down", "end")
+    assert r.readback["new_items"] == 10, r.message

@@ -8,7 +8,9 @@ MutationObserver, and wrappers around ``setTimeout``, ``setInterval`` and
 - no timer the action started is pending (timeouts, and an interval's first run, scheduled
   from the action until a second after it, with a delay up to 2 s; later timers are never
   waited for),
-- no document, fetch, XHR or script request started after the action is still running, unless
+- no document, fetch, XHR or script request started after the action is still running (a
+  fetch or XHR the action's code starts counts from its call, before the browser reports it),
+  unless
   it has run longer than ``REQUEST_PATIENCE_MS`` (long polling; requests that were already
   running before the action, websockets, images and fonts are never waited for),
 - a navigation that started has reached ``DOMContentLoaded``, and a popup the page opened
@@ -37,12 +39,16 @@ action's in two ways, neither of them a rule about particular pages:
   as it returns and charged to its lineage: a change made by the action's own callbacks always
   counts, wherever it lands (results streamed into the very area that ticks).
 - *What was changing before.* The monitor keeps, per element, when it last changed and how
-  (an attribute by name, its text, children swapped, added or removed). At arm, an element
+  (an attribute by name, its text, children swapped, added or removed), leaving out the
+  changes an action made while it was watched (a list a scroll grew has no rhythm of its own
+  for the next scroll). At arm, an element
   that changed that way at least twice in the last ``historyMs`` (2 s), the last time within
   ``rhythmMs`` (600 ms), is changing by itself: further changes of that kind to it, and
   changes inside what such a change put in, are the page's own, unless the action's own
   callbacks make them. A kind seen only once just before the action counts once (its first
-  change after the action is the action's), then as the page's. An attribute change is also
+  change after the action is the action's), then as the page's; but a list that grew once
+  (its first items loaded) has no rhythm: growing is the page's own only when it was seen
+  twice. An attribute change is also
   seen from the element's parent (a carousel moves a class from slide to slide: each slide
   changes rarely, their parent on a rhythm). A change of a new kind (a list that grows where
   a price was swapped, even when the page's own loop makes it in answer to the action) counts
@@ -214,8 +220,11 @@ _MONITOR_JS = """
           const mine = known(el, kind, now), near = up ? known(up, '^' + kind, now) : false;
           ambient = mine || near || inChurn(el);
         }
-        if (el) stamp(el, kind, now);
-        if (up) stamp(up, '^' + kind, now);
+        // the record of what the page changes by itself leaves out what an action made
+        // while it was watched (the items a scroll loaded are no rhythm of the page's)
+        const own = !ambient && now < st.trackUntil;
+        if (el && !own) stamp(el, kind, now);
+        if (up && !own) stamp(up, '^' + kind, now);
         if (ambient) {
           st.amb++;
           if (r.type === 'childList') {
@@ -303,6 +312,34 @@ _MONITOR_JS = """
           return origFrame.call(window, within(lineage(), fn));
         };
       }
+      // requests the action's code starts (fetch, XHR), seen as they start: the browser's
+      // own report of them reaches the waiter later than a short quiet window may last
+      st.fetches = new Map(); st.fetchNext = 0;
+      const began = () => {
+        const lin = lineage();
+        if (lin === 0 || lin !== st.epoch || performance.now() >= st.trackUntil) return 0;
+        const id = ++st.fetchNext; st.fetches.set(id, performance.now()); return id;
+      };
+      const ended = (id) => { if (id) st.fetches.delete(id); };
+      const origFetch = window.fetch;
+      if (typeof origFetch === 'function') {
+        window.fetch = function (...args) {
+          const id = began();
+          let p;
+          try { p = origFetch.apply(this, args); } catch (e) { ended(id); throw e; }
+          if (id && p && typeof p.then === 'function') p.then(() => ended(id), () => ended(id));
+          return p;
+        };
+      }
+      const XHR = window.XMLHttpRequest;
+      if (XHR && XHR.prototype && typeof XHR.prototype.send === 'function') {
+        const origSend = XHR.prototype.send;
+        XHR.prototype.send = function (...args) {
+          const id = began();
+          if (id) this.addEventListener('loadend', () => ended(id), {once: true});
+          try { return origSend.apply(this, args); } catch (e) { ended(id); throw e; }
+        };
+      }
     } catch (e) {}
     // popups: window.open calls that opened something, clicks on links to another target
     st.opens = 0;
@@ -327,8 +364,14 @@ _MONITOR_JS = """
         for (const [kind, times] of kinds) {
           if (now - times[times.length - 1] > st.rhythmMs) continue;  // it stopped
           let n = 0; for (const t of times) if (now - t <= st.historyMs) n++;
-          if (n >= need) { let s = map.get(el); if (!s) map.set(el, s = new Set()); s.add(kind); }
-          else { let m = prior.get(el); if (!m) prior.set(el, m = new Map()); m.set(kind, false); }
+          // a list that grew once (its first items loaded) has no rhythm: growing is the
+          // page's own only when seen twice
+          const grow = kind === 'grow' || kind === '^grow';
+          if (n >= (grow ? 2 : need)) {
+            let s = map.get(el); if (!s) map.set(el, s = new Set()); s.add(kind);
+          } else if (!grow) {
+            let m = prior.get(el); if (!m) prior.set(el, m = new Map()); m.set(kind, false);
+          }
         }
       }
       st.ambient = map; st.prior = prior; st.churn = new WeakSet();
@@ -374,13 +417,16 @@ _MONITOR_JS = """
             .trim().slice(0, 60));
   }
   const from = st.settleFrom || 0, se = document.scrollingElement || document.documentElement;
+  let fetching = 0;
+  if (st.fetches) for (const t0 of st.fetches.values()) if (now - t0 < %d) fetching++;
   const out = [['fresh', fresh], ['mut', st.mut - st.mut0], ['added', st.added - st.added0],
                ['amb', st.amb - st.amb0],
                ['sinceMut', now - (st.last > from ? st.last : from)], ['mutAfter', st.last > from],
                ['timers', st.timers], ['slowTimer', !!st.sawSlowTimer],
                ['opens', st.opens - (st.opens0 || 0)], ['readyState', document.readyState],
                ['focused', focused],
-               ['scrollHeight', se.scrollHeight], ['painted', st.painted !== false]];
+               ['scrollHeight', se.scrollHeight], ['painted', st.painted !== false],
+               ['fetching', fetching]];
   let text = '{';
   for (let i = 0; i < out.length; i++) {
     const v = out[i][1], t = typeof v;
@@ -395,7 +441,7 @@ _MONITOR_JS = """
 
 @lru_cache(maxsize=1)
 def _monitor_js() -> str:
-    return _MONITOR_JS % json.dumps(PRISTINE_KEY)
+    return _MONITOR_JS % (json.dumps(PRISTINE_KEY), REQUEST_PATIENCE_MS)
 
 
 _FOCUSED_REF_JS = """
@@ -608,7 +654,9 @@ class Readiness:
             report.focused = state.get("focused")
             if state.get("slowTimer") or state.get("mutAfter"):
                 self.saw_async = True
-            pending = self._pending_requests(now)
+            # requests the page started for the action: as the browser reports them, or as
+            # the page's code starts them (which the browser's report may not have reached)
+            pending = max(self._pending_requests(now), int(state.get("fetching") or 0))
             report.pending_requests = pending
             if pending:
                 self.saw_async = True
