@@ -289,6 +289,8 @@ class AnswerItem(_Model):
     """The element's name (a field's label, a dialog's title, a column's header)."""
     text: str = ""
     """What it says: the message, the region's new text, the sort direction (``aria-sort``)."""
+    row: str = ""
+    """``sort``: the first row's cells joined by ``" | "`` (the item that now comes first)."""
     ref: str | None = None
     """The element's ref, when this tab issued one."""
     values: list[str] = Field(default_factory=list)

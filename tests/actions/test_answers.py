@@ -142,11 +142,12 @@ def test_a_sort_header_says_the_new_order(tab: Tab, site, tools: WebTools) -> No
     stock = ref(tab, "button", "Stock")
     out = tools.call("web_click", {"ref": stock})
     assert out.artifact.answer.items == [AnswerItem(kind="sort", name="Stock", text="ascending",
-                                                    values=["3", "5", "12"])]
-    assert said(out.content) == 'Column "Stock" now sorted ascending; first values "3", "5", "12".'
+                                                    values=["3", "5", "12"], row="Nuts | 3")]
+    assert said(out.content) == ('Column "Stock" now sorted ascending; first values "3", "5", '
+                                 '"12"; first row "Nuts | 3".')
     out = tools.call("web_click", {"ref": stock})
     assert said(out.content) == ('Column "Stock" now sorted descending; first values "40", '
-                                 '"12", "5".')
+                                 '"12", "5"; first row "Screws | 40".')
 
 
 def test_an_answer_stays_within_its_budget(settings: Tab, tools: WebTools) -> None:

@@ -153,13 +153,15 @@ def test_a_sort_header_says_the_new_order() -> None:
     head = {"name": "Stock", "sort": "none", "first": ["12", "3", "5"]}
     before = probe(target={"field": None, "state": "", "header": head})
     after = probe(target={"field": None, "state": "",
-                          "header": {**head, "sort": "ascending", "first": ["3", "5", "12"]}},
+                          "header": {**head, "sort": "ascending", "first": ["3", "5", "12"],
+                                     "row": "Nuts | 3"}},
                   mut=5)
     a = answer(before, after)
     assert a is not None
     assert a.items == [AnswerItem(kind="sort", name="Stock", text="ascending",
-                                  values=["3", "5", "12"])]
-    assert answer_text(a) == 'Column "Stock" now sorted ascending; first values "3", "5", "12".'
+                                  values=["3", "5", "12"], row="Nuts | 3")]
+    assert answer_text(a) == ('Column "Stock" now sorted ascending; first values "3", "5", '
+                              '"12"; first row "Nuts | 3".')
 
 
 def test_a_click_that_changed_nothing_says_so() -> None:

@@ -138,25 +138,29 @@ PROBE_JS = r"""
   const header = (th) => {
     const table = th.closest('table,[role=table],[role=grid],[role=treegrid]');
     const first = [];
+    let top = '';  // the first row's cells, so the item that now comes first is named
+    const says = (cells) => Array.from(cells, (c) => text(c, 40)).filter(Boolean).join(' | ');
     if (table && table.tagName === 'TABLE' && th.tagName === 'TH') {
       const body = table.tBodies[0];
       const rows = body ? Array.from(body.rows) : Array.from(table.rows).slice(1);
       for (const row of rows) {
         if (first.length >= 3) break;
         const c = row.cells[th.cellIndex];
-        if (c && rendered(row)) first.push(text(c, 40));
+        if (c && rendered(row)) { first.push(text(c, 40)); if (!top) top = says(row.cells); }
       }
     } else if (table) {
       const idx = Array.from(table.querySelectorAll('[role=columnheader]')).indexOf(th);
       for (const row of table.querySelectorAll('[role=row]')) {
         if (first.length >= 3) break;
         if (row.contains(th) || !rendered(row)) continue;
-        const c = row.querySelectorAll('[role=cell],[role=gridcell],[role=rowheader]')[idx];
-        if (c) first.push(text(c, 40));
+        const cells = row.querySelectorAll('[role=cell],[role=gridcell],[role=rowheader]');
+        const c = cells[idx];
+        if (c) { first.push(text(c, 40)); if (!top) top = says(cells); }
       }
     }
     return { name: nameOf(th) || text(th, 80),
-             sort: (th.getAttribute('aria-sort') || '').toLowerCase(), first };
+             sort: (th.getAttribute('aria-sort') || '').toLowerCase(), first,
+             row: top.slice(0, 160) };
   };
   if (a.mode === 'arm') {
     st.obs.disconnect();

@@ -47,6 +47,8 @@ MAX_TEXT = 300
 """Longest text kept of one region, message or notice (the probe caps it too)."""
 MAX_NAME = 80
 MAX_VALUE = 40
+MAX_ROW = 120
+"""Longest first row said after a sort."""
 MAX_REGIONS = 40
 MAX_FIELDS = 10
 MAX_ITEMS = 8
@@ -100,6 +102,8 @@ class Header:
     name: str
     sort: str
     first: tuple[str, ...]
+    row: str = ""
+    """The first row's cells joined by ``" | "`` (which item now comes first)."""
 
 
 @dataclass(frozen=True)
@@ -196,7 +200,8 @@ def _header(raw: object) -> Header | None:
     if not isinstance(raw, dict):
         return None
     first = tuple(_text(v, MAX_VALUE) for v in _list(raw.get("first"), 3))
-    return Header(_text(raw.get("name"), MAX_NAME), _role(raw.get("sort"), _SORTS), first)
+    return Header(_text(raw.get("name"), MAX_NAME), _role(raw.get("sort"), _SORTS), first,
+                  _text(raw.get("row"), MAX_ROW))
 
 
 def parse_probe(raw: object, known_ref: Callable[[str], bool] | None = None) -> Probe | None:
@@ -318,7 +323,7 @@ def _same_page_items(before: Probe, after: Probe, action: str) -> list[AnswerIte
     if before.header is not None and after.header is not None and (
             before.header.sort != after.header.sort or before.header.first != after.header.first):
         items.append(AnswerItem(kind="sort", name=after.header.name, text=after.header.sort,
-                                values=list(after.header.first)))
+                                values=list(after.header.first), row=after.header.row))
     return items
 
 
@@ -389,8 +394,9 @@ def _piece(item: AnswerItem, limit: int) -> tuple[str, str]:
         column = quote(item.name, MAX_NAME)
         order = f"now sorted {item.text}" if item.text not in ("", "none") else "re-ordered"
         values = ", ".join(quote(v, min(limit, MAX_VALUE)) for v in item.values)
+        row = f"; first row {quote(item.row, min(limit, MAX_ROW))}" if item.row else ""
         return "sort", f"Column {column} {order}" + (f"; first values {values}" if values
-                                                      else "")
+                                                      else "") + row
     role = item.role or ("toast" if item.kind == "toast" else "")
     return "says", f"{role} {said}" if role else said
 
