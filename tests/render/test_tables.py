@@ -65,7 +65,7 @@ def test_a_table_with_controls_keeps_its_rows_with_their_cell_text() -> None:
         row(cell("T-502"), cell(""), {"tag": "td", "role": "cell", "children": [
             button("Edit", "e4")]}, states={"selected": True}),
     ]})
-    assert lines(t) == ['- table "Orders":',
+    assert lines(t) == ['- table "Orders" [ref=e1]:',
                         "  - row:",
                         '    - button "Order" [sort=ascending] [ref=e2]',
                         '  - row "T-501 | 4":',

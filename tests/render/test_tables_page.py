@@ -31,7 +31,7 @@ def test_a_data_table_is_a_line_whose_ref_reads_it(tab: Tab, site: SiteServer) -
 def test_rows_with_controls_keep_their_cell_text(tab: Tab, site: SiteServer) -> None:
     tab.goto(site.url("/tables/tables.html"))
     text = tab.snapshot().text
-    assert '  - table "Open orders":' in text
+    assert '  - table "Open orders" [ref=' in text  # web_get_text reads it whole
     assert '    - row "T-501 | Blue widget | 4":\n      - button "Edit T-501" [ref=' in text
     # a row clicked through its row group (a listener on <tbody>) is named by its cells
     assert '    - row "R-101 | Manila rope" [ref=' in text
@@ -89,3 +89,13 @@ def test_a_badge_stays_apart_from_the_name_beside_it(tab: Tab, site: SiteServer)
     assert '- cell "Harbour Master" [ref=' in text  # all bold: nothing stands out
     assert '- cell "Call now to book a berth" [ref=' in text  # bold inside the words stays
     assert '- paragraph "Read every notice before sailing." [ref=' in text  # not a cell
+
+
+def test_a_table_drawn_around_its_controls_has_a_ref_that_reads_it_whole(
+        tab: Tab, site: SiteServer) -> None:
+    tab.goto(site.url("/tables/tables.html"))
+    snap = tab.snapshot()
+    line = next(x for x in snap.text.splitlines() if x.startswith('  - table "Open orders"'))
+    ref = line.rsplit("[ref=", 1)[1].split("]")[0]
+    assert snap.refs[ref].role == "table"
+    assert "T-501 | Blue widget | 4" in tab.get_text(ref).text

@@ -106,10 +106,10 @@ class Fitter:
                 s = self.fmt.node(it.depth, it.role, it.name, states(it.node),
                                   facts + list(it.facts), it.ref, children)
             elif full:
-                s = self.fmt.node(it.depth, it.role, it.label or it.name, it.flags, [], None,
+                s = self.fmt.node(it.depth, it.role, it.label or it.name, it.flags, [], it.ref,
                                   children)
             else:
-                s = self.fmt.node(it.depth, it.role, it.label, it.flags, [], None, True)
+                s = self.fmt.node(it.depth, it.role, it.label, it.flags, [], it.ref, True)
             self._full[key] = s
         return s
 
@@ -212,7 +212,7 @@ class Fitter:
             if state:
                 line = self.line(it.idx, state == 2, has_child[it.idx] or state == 1)
                 entries.append((it.idx, 0, line))
-                if state == 2 and it.ref:
+                if it.ref:
                     refs += 1
         for g in own:
             depth = min(items[g].depth + 1, self.cap) if g >= 0 else 0

@@ -217,6 +217,8 @@ def build_layout(tree: PageTree, *, interactive_only: bool, compact: bool, max_d
         idx = len(items)
         show_ref = ref if (kind == CANDIDATE and ref and is_ref(ref)
                            and (interactive or leaf or not interactive_only)) else None
+        if kind == STRUCTURE and role in TABLE_ROLES and ref and is_ref(ref):
+            show_ref = ref  # a table drawn around its controls: web_get_text reads it whole
         if kind == CANDIDATE and (interactive or header_sort) and sort:
             facts.append(("sort", sort))
         current = current_of(node)

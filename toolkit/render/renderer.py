@@ -157,7 +157,7 @@ def render(tree: PageTree, options: RenderOptions | None = None, **overrides: An
     else:
         text, tokens = fit.text, fit.tokens
         reasons = list(fit.reasons)
-        drawn_refs = [it for it in items if fit.drawn[it.idx] == 2 and it.ref]
+        drawn_refs = [it for it in items if fit.drawn[it.idx] and it.ref]
         nodes = sum(1 for d in fit.drawn if d)
     if layout.depth_cut:
         reasons.append("max_depth")
