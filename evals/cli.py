@@ -35,15 +35,15 @@ from typing import Any
 
 from webrefs.errors import InvalidArgumentError, WebrefsError
 
-from .codescope import CodeScope, code_fields, page_scripts
-from .compare import compare, render_comparison
-from .episode import EpisodeOptions
-from .prices import load_prices
-from .redact import redact_urls
-from .report import terminal_table, write_report
-from .results import Episode, Results, load_results, merge_results
-from .runner import RunOptions, run_suite
-from .tasks import LoadedSuite, builtin_suites, load_suite, suite_schema
+from .models.prices import load_prices
+from .reports.compare import compare, render_comparison
+from .reports.report import terminal_table, write_report
+from .reports.results import Episode, Results, load_results, merge_results
+from .running.episode import EpisodeOptions
+from .running.runner import RunOptions, run_suite
+from .suite.codescope import CodeScope, code_fields, page_scripts
+from .suite.redact import redact_urls
+from .suite.tasks import LoadedSuite, builtin_suites, load_suite, suite_schema
 
 __all__ = ["main"]
 

@@ -4,7 +4,7 @@
 launches Chromium (or attaches to one over CDP), runs the episodes (``workers`` at a time),
 and writes ``results.json`` after every episode, so an interrupted run keeps what finished
 and ``resume`` picks up from there. ``shard=(i, n)`` runs a deterministic i-th of n parts of
-the suite (join the parts with :func:`~webrefs.evals.results.merge_results`).
+the suite (join the parts with :func:`~webrefs.evals.reports.results.merge_results`).
 
 Everything that produced a result is recorded with it: versions, git commit, suite hash,
 options, seed, providers' settings, times.
@@ -28,11 +28,9 @@ import webrefs
 from webrefs import Browser
 from webrefs.errors import InvalidArgumentError, WebrefsError
 
-from .codescope import CodeScope, code_fields
-from .episode import EpisodeOptions, run_episode
-from .prices import Price, episode_cost
-from .providers import Provider, resolve_provider
-from .recording import (
+from ..models.prices import Price, episode_cost
+from ..models.providers import Provider, resolve_provider
+from ..models.recording import (
     FENCE_KEY_FILE,
     CassetteMode,
     cassette_path,
@@ -40,9 +38,19 @@ from .recording import (
     read_fence_key,
     write_fence_key,
 )
-from .results import Episode, Results, RunInfo, SuiteInfo, load_results, resummarize, summarize
+from ..reports.results import (
+    Episode,
+    Results,
+    RunInfo,
+    SuiteInfo,
+    load_results,
+    resummarize,
+    summarize,
+)
+from ..suite.codescope import CodeScope, code_fields
+from ..suite.tasks import LoadedSuite, Task, load_suite
+from .episode import EpisodeOptions, run_episode
 from .sites import host_resolver_rules, load_handler, origin_host, serve_folder
-from .tasks import LoadedSuite, Task, load_suite
 
 __all__ = ["RunOptions", "fence_key_for", "run_suite", "select_tasks"]
 
@@ -84,7 +92,7 @@ class RunOptions:
     allow_code: bool = False
     """Trust the suite's Python code: its ``site.handler`` and reference ``policy`` may name
     modules outside webrefs and the suite's folder (``--allow-code``; see
-    :mod:`~webrefs.evals.codescope`). Without it such a suite is refused before anything
+    :mod:`~webrefs.evals.suite.codescope`). Without it such a suite is refused before anything
     is imported or run."""
 
 
