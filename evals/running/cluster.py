@@ -24,6 +24,7 @@ import collections
 import contextlib
 import json
 import shutil
+import socket
 import tempfile
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
@@ -48,6 +49,8 @@ EPISODE_MEMORY = 768 * 2**20
 LOCAL_OBJECT_STORE = 96 * 2**20
 """Object store of a cluster started for the run: episodes and recordings are small."""
 RAY_INSTALL = "pip install 'webrefs[ray]'"
+CONNECT_TIMEOUT = 5.0
+"""Seconds to wait for a cluster address to take a connection."""
 
 Files = dict[str, bytes]
 """Recordings on their way: ``pages/<path>`` or ``cassettes/<path>`` -> the file's bytes."""
@@ -64,10 +67,30 @@ def import_ray() -> Any:
     return ray
 
 
+def _unreachable(where: str) -> str | None:
+    """Why a ``HOST:PORT`` (or ``ray://HOST:PORT``) address takes no connection, found in a
+    few seconds (Ray itself keeps trying for minutes); None when it does, or for another
+    kind of address."""
+    host, sep, port = where.removeprefix("ray://").rpartition(":")
+    if not sep or not port.isdigit() or not host:
+        return None
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=CONNECT_TIMEOUT).close()
+    except OSError as exc:
+        return exc.strerror or type(exc).__name__
+    return None
+
+
 def connect(ray: Any, where: str, workers: int) -> bool:
     """Join (or, for ``local``, start) the cluster; True when this call initialized Ray."""
     if ray.is_initialized():
         return False
+    hint = ("Give the address of a running cluster's head (HOST:PORT or ray://HOST:PORT), "
+            "'auto' on a machine of the cluster, or 'local' to start one for this run.")
+    why = None if where in ("local", "auto") else _unreachable(where)
+    if why is not None:
+        raise InvalidArgumentError(f"Could not reach the Ray cluster at {where!r}: {why}.",
+                                   hint=hint)
     common: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False,
                               "configure_logging": False}
     try:
@@ -80,9 +103,7 @@ def connect(ray: Any, where: str, workers: int) -> bool:
         first = (str(exc).strip().splitlines() or [type(exc).__name__])[0][:300]
         raise InvalidArgumentError(
             f"Could not reach the Ray cluster at {where!r}: {first}",
-            hint="Give the address of a running cluster's head (HOST:PORT or "
-                 "ray://HOST:PORT), 'auto' on a machine of the cluster, or 'local' to start "
-                 "one for this run.") from None
+            hint=hint) from None
     return True
 
 

@@ -1,0 +1,125 @@
+"""Episodes on a Ray cluster (``--ray``): the same results as a local run, recordings sent to
+the workers and brought back, a worker that dies retried once, and clear words for a cluster
+that cannot be reached or a machine without Ray.
+
+One local cluster of two worker processes serves the module (no dashboard, a small object
+store); every page is served on the workers' own loopback.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+import sys
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+import ray  # the ray extra is in [all]
+from webrefs.evals.models.providers import Provider, resolve_provider
+from webrefs.evals.reports.results import Results
+from webrefs.evals.running.runner import RunOptions, run_suite
+from webrefs.evals.suite.tasks import Task
+
+from tests.evals.test_runner import comparable
+from tests.helpers.paths import ROOT
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+# Tasks of four builtin sites: the whole suite takes minutes on a 2-core machine.
+TASKS = ("shop-two-mugs", "mail-door-code", "admin-dark-mode", "wiki-mill-restored")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def cluster() -> Any:
+    ray.init(num_cpus=2, include_dashboard=False, object_store_memory=80 * 2**20,
+             log_to_driver=False, configure_logging=False,
+             runtime_env={"env_vars": {"PYTHONPATH": str(ROOT)}})
+    yield
+    ray.shutdown()
+
+
+def run(out: Path, **changes: Any) -> Results:
+    options = RunOptions(suite="builtin", out=out, tasks=TASKS, workers=2, **changes)
+    return asyncio.run(run_suite(options))
+
+
+def test_builtin_tasks_give_the_same_results_locally_and_on_ray(tmp_path: Path) -> None:
+    local = run(tmp_path / "local")
+    on_ray = run(tmp_path / "ray", ray="local")
+    assert {e.status for e in local.episodes} == {"success"}
+    assert comparable(on_ray) == comparable(local)
+    assert on_ray.run.browser == local.run.browser
+
+
+def test_recordings_go_to_the_workers_and_come_back(tmp_path: Path) -> None:
+    recorded = run(tmp_path / "rec", record=True, ray="local")  # recorded on the workers
+    pages = tmp_path / "rec" / "pages"
+    assert sorted(p.stem for p in pages.glob("*.har")) == sorted(TASKS)
+    assert (pages / "fence.key").is_file()
+    assert {e.status for e in recorded.episodes} == {"success"}
+    local = run(tmp_path / "replay-local", pages=pages)
+    on_ray = run(tmp_path / "replay-ray", pages=pages, ray="local")
+    assert local.run.pages == on_ray.run.pages == "replay"
+    assert {e.status for e in on_ray.episodes} == {"success"}
+    assert comparable(on_ray, marker=True) == comparable(local, marker=True)
+
+
+def _dying(marker: Path, times: int) -> Provider:
+    """The reference provider, whose worker process dies at the start of its first
+    ``times`` episodes of ``mail-door-code`` (counted in ``marker``)."""
+    reference = resolve_provider("reference")
+
+    def make_model(task: Task) -> Any:
+        if task.id == "mail-door-code":
+            count = len(marker.read_text()) if marker.exists() else 0
+            if count < times:
+                marker.write_text("x" * (count + 1))
+                os._exit(1)
+        return reference.make_model(task)
+
+    return replace(reference, make_model=make_model)
+
+
+def test_an_episode_whose_worker_died_is_tried_again(tmp_path: Path) -> None:
+    marker = tmp_path / "deaths"
+    results = run(tmp_path / "out", ray="local", providers=(_dying(marker, 1),))
+    assert marker.read_text() == "x"  # it died once
+    assert {e.task: e.status for e in results.episodes} == dict.fromkeys(TASKS, "success")
+
+
+def test_an_episode_whose_worker_died_twice_is_an_error(tmp_path: Path) -> None:
+    marker = tmp_path / "deaths"
+    results = run(tmp_path / "out", ray="local", providers=(_dying(marker, 2),))
+    by_task = {e.task: e for e in results.episodes}
+    assert len(by_task) == len(TASKS)  # nothing else lost
+    died = by_task.pop("mail-door-code")
+    assert died.status == "error"
+    assert died.reason.startswith("its Ray worker died twice:"), died.reason
+    assert {e.status for e in by_task.values()} == {"success"}
+
+
+def _cli(*args: str, prelude: str = "") -> subprocess.CompletedProcess[str]:
+    code = (f"{prelude}\nimport sys\nfrom webrefs.cli import main\n"
+            f"sys.exit(main({list(args)!r}))")
+    env = {**os.environ, "RAY_ADDRESS": ""}
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=90, env=env, cwd=ROOT)
+
+
+def test_an_unreachable_cluster_is_one_clear_line(tmp_path: Path) -> None:
+    proc = _cli("eval", "run", "--suite", "demo", "--out", str(tmp_path / "out"),
+                "--ray", "127.0.0.1:9")
+    assert proc.returncode != 0
+    assert "Could not reach the Ray cluster at '127.0.0.1:9'" in proc.stderr, proc.stderr
+    assert "Traceback" not in proc.stderr + proc.stdout
+
+
+def test_without_ray_the_message_says_what_to_install(tmp_path: Path) -> None:
+    proc = _cli("eval", "run", "--suite", "demo", "--out", str(tmp_path / "out"),
+                "--ray", "local", prelude="import sys; sys.modules['ray'] = None")
+    assert proc.returncode != 0
+    assert "pip install 'webrefs[ray]'" in proc.stderr, proc.stderr
+    assert "Traceback" not in proc.stderr + proc.stdout
