@@ -44,8 +44,9 @@ __all__ = ["EPISODE_CPUS", "EPISODE_MEMORY", "RAY_INSTALL", "EpisodeWorker", "ru
 
 EPISODE_CPUS = 1.0
 """CPUs a worker (one browser, one episode at a time) declares."""
-EPISODE_MEMORY = 768 * 2**20
-"""Memory a worker declares: a headless Chromium with one context, and the episode."""
+EPISODE_MEMORY = 1536 * 2**20
+"""Memory a worker declares: its process, a headless Chromium with one context, and the
+episode (benchmarks/bench_ray.py measured a peak of about 1.35 GB resident)."""
 LOCAL_OBJECT_STORE = 96 * 2**20
 """Object store of a cluster started for the run: episodes and recordings are small."""
 RAY_INSTALL = "pip install 'webrefs[ray]'"
