@@ -54,12 +54,26 @@ def test_builtin_tasks_give_the_same_results_locally_and_on_ray(tmp_path: Path) 
     assert on_ray.run.browser == local.run.browser
 
 
-def test_recordings_go_to_the_workers_and_come_back(tmp_path: Path) -> None:
-    recorded = run(tmp_path / "rec", record=True, ray="local")  # recorded on the workers
-    pages = tmp_path / "rec" / "pages"
+@pytest.fixture(scope="module")
+def recorded(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Results]:
+    """The tasks recorded on the Ray workers (pages only: the reference makes no model
+    calls)."""
+    out = tmp_path_factory.mktemp("rec")
+    return out, run(out, record=True, ray="local")
+
+
+def test_recordings_made_on_the_workers_come_back(recorded: tuple[Path, Results]) -> None:
+    out, results = recorded
+    pages = out / "pages"
     assert sorted(p.stem for p in pages.glob("*.har")) == sorted(TASKS)
     assert (pages / "fence.key").is_file()
-    assert {e.status for e in recorded.episodes} == {"success"}
+    assert {e.status for e in results.episodes} == {"success"}
+    assert results.run.pages == "record"
+
+
+def test_a_replay_on_ray_equals_a_local_replay(recorded: tuple[Path, Results],
+                                               tmp_path: Path) -> None:
+    pages = recorded[0] / "pages"  # sent to the workers with each episode
     local = run(tmp_path / "replay-local", pages=pages)
     on_ray = run(tmp_path / "replay-ray", pages=pages, ray="local")
     assert local.run.pages == on_ray.run.pages == "replay"
