@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 import ray  # the ray extra is in [all]
 from webrefs.evals.models.providers import Provider, resolve_provider
-from webrefs.evals.reports.results import Results
+from webrefs.evals.reports.results import Results, load_results
 from webrefs.evals.running.runner import RunOptions, run_suite
 from webrefs.evals.suite.tasks import Task
 
@@ -79,6 +79,31 @@ def test_a_replay_on_ray_equals_a_local_replay(recorded: tuple[Path, Results],
     assert local.run.pages == on_ray.run.pages == "replay"
     assert {e.status for e in on_ray.episodes} == {"success"}
     assert comparable(on_ray, marker=True) == comparable(local, marker=True)
+
+
+def test_ctrl_c_keeps_what_finished_and_resume_runs_the_rest(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    options = RunOptions(suite="builtin", out=out, tasks=TASKS, workers=1, ray="local")
+
+    async def interrupted() -> None:
+        me = asyncio.current_task()
+        assert me is not None
+
+        def stop_after_one(episode: Any, done: int, total: int) -> None:
+            me.cancel()  # as Ctrl-C does to the run
+
+        with pytest.raises(asyncio.CancelledError):
+            await run_suite(options, progress=stop_after_one)
+
+    asyncio.run(interrupted())
+    kept = load_results(out / "results.json")
+    assert kept.run.interrupted
+    assert [e.status for e in kept.episodes] == ["success"]
+    ran: list[str] = []
+    resumed = asyncio.run(run_suite(replace(options, resume=True, workers=2),
+                                    progress=lambda e, done, total: ran.append(e.task)))
+    assert sorted(ran) == sorted(set(TASKS) - {kept.episodes[0].task})
+    assert {e.task: e.status for e in resumed.episodes} == dict.fromkeys(TASKS, "success")
 
 
 def _dying(marker: Path, times: int) -> Provider:
