@@ -23,7 +23,7 @@ import threading
 import time
 from pathlib import Path
 
-from webrefs.evals.runner import RunOptions, run_suite
+from webrefs.evals.running.runner import RunOptions, run_suite
 
 ROOT = Path(__file__).resolve().parent.parent
 MINI = ROOT / "tests" / "data" / "suites" / "mini.json"

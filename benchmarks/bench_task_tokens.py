@@ -5,10 +5,11 @@
 Every task of the builtin eval suite (48 tasks on the bundled sites) is played by its
 reference solution three ways, in one run of this script:
 
-- **webrefs, after_action="none"** and **webrefs, after_action="diff"**: the suite through
-  :func:`webrefs.evals.runner.run_suite` with the ``reference`` provider and otherwise default
-  options (3000-token snapshot budget). Counted: the system prompt plus every tool result the
-  model was shown (``Episode.system_prompt_tokens`` + each ``ToolCall.tokens``).
+- **webrefs, after_action="none"** and **webrefs, after_action="diff"**: the suite
+  through :func:`webrefs.evals.running.runner.run_suite` with the ``reference`` provider and
+  otherwise default options (3000-token snapshot budget). Counted: the system prompt plus
+  every tool result the model was shown (``Episode.system_prompt_tokens`` + each
+  ``ToolCall.tokens``).
 - **peer (playwright-mcp style)**: the same reference calls replayed on a fresh context of
   another browser, with Playwright's ``page.aria_snapshot(mode="ai")`` of the whole active
   page taken after every call; its tokens replace the tool result (the way playwright-mcp
@@ -42,13 +43,13 @@ from pathlib import Path
 from typing import Any
 
 from webrefs import Browser, WebrefsError
-from webrefs.evals.checks import check_all
-from webrefs.evals.episode import EpisodeOptions
-from webrefs.evals.results import Episode, Results
-from webrefs.evals.runner import RunOptions, run_suite
-from webrefs.evals.scripted import ScriptedModel
-from webrefs.evals.sites import host_resolver_rules, load_handler, origin_host, serve_folder
-from webrefs.evals.tasks import AnswerCheck, LoadedSuite, Task, load_suite
+from webrefs.evals.baselines.scripted import ScriptedModel
+from webrefs.evals.reports.results import Episode, Results
+from webrefs.evals.running.episode import EpisodeOptions
+from webrefs.evals.running.runner import RunOptions, run_suite
+from webrefs.evals.running.sites import host_resolver_rules, load_handler, origin_host, serve_folder
+from webrefs.evals.suite.checks import check_all
+from webrefs.evals.suite.tasks import AnswerCheck, LoadedSuite, Task, load_suite
 from webrefs.render.tokens import count_tokens
 from webrefs.tools import WebTools
 

@@ -28,8 +28,8 @@ from pathlib import Path
 from typing import Any
 
 from webrefs import Browser
-from webrefs.evals.sites import host_resolver_rules, load_handler, origin_host, serve_folder
-from webrefs.evals.tasks import load_suite
+from webrefs.evals.running.sites import host_resolver_rules, load_handler, origin_host, serve_folder
+from webrefs.evals.suite.tasks import load_suite
 from webrefs.models import Screenshot
 from webrefs.render.tokens import count_tokens
 from webrefs.tools import WebTools

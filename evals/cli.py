@@ -1,6 +1,7 @@
 """``webrefs eval``: run suites, record and replay their pages, validate, compare and merge.
 
     webrefs eval run [--suite demo] [--provider reference ...] [--out DIR] [--workers N]
+                     [--ray auto|ADDRESS|local]
                      [--shard i/N] [--pages DIR] [--resume] [--browser-endpoint URL]
                      [--record | --replay DIR | --cassettes DIR | --live] [--allow-code]
         (--out DIR on a folder that holds recordings replays them unless --live is given)
@@ -35,15 +36,15 @@ from typing import Any
 
 from webrefs.errors import InvalidArgumentError, WebrefsError
 
-from .codescope import CodeScope, code_fields, page_scripts
-from .compare import compare, render_comparison
-from .episode import EpisodeOptions
-from .prices import load_prices
-from .redact import redact_urls
-from .report import terminal_table, write_report
-from .results import Episode, Results, load_results, merge_results
-from .runner import RunOptions, run_suite
-from .tasks import LoadedSuite, builtin_suites, load_suite, suite_schema
+from .models.prices import load_prices
+from .reports.compare import compare, render_comparison
+from .reports.report import terminal_table, write_report
+from .reports.results import Episode, Results, load_results, merge_results
+from .running.episode import EpisodeOptions
+from .running.runner import RunOptions, run_suite
+from .suite.codescope import CodeScope, code_fields, page_scripts
+from .suite.redact import redact_urls
+from .suite.tasks import LoadedSuite, builtin_suites, load_suite, suite_schema
 
 __all__ = ["main"]
 
@@ -69,6 +70,11 @@ def _add_run_options(p: argparse.ArgumentParser, *, providers: bool = True) -> N
     p.add_argument("--task", action="append", dest="tasks", metavar="ID",
                    help="run only this task (repeatable)")
     p.add_argument("--workers", type=int, default=1, help="episodes in parallel")
+    p.add_argument("--ray", default=None, metavar="auto|ADDRESS|local",
+                   help="run each episode as a Ray task on a worker with a browser of its "
+                        "own: 'auto' joins this machine's cluster, 'local' starts one, or a "
+                        "cluster address; --workers is then the number of workers "
+                        "(needs pip install 'webrefs[ray]')")
     p.add_argument("--shard", type=_shard, default=None, metavar="i/N",
                    help="run the i-th of N deterministic parts of the suite")
     p.add_argument("--max-tokens", type=int, default=3000, help="snapshot token budget")
@@ -184,7 +190,7 @@ def _options(args: argparse.Namespace, *, record: bool = False) -> RunOptions:
         browser_endpoint=args.browser_endpoint, headless=not args.headed,
         provider_settings=settings,
         prices=load_prices(args.prices) if getattr(args, "prices", None) else {},
-        allow_code=args.allow_code,
+        allow_code=args.allow_code, ray=getattr(args, "ray", None),
     )
 
 

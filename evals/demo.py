@@ -21,10 +21,10 @@ from typing import TextIO
 from webrefs.errors import WebrefsError
 from webrefs.tools.actionparse import has_action, parse_actions
 
-from .checks import check_pure
-from .scripted import ScriptedModel
-from .sites import serve_folder
-from .tasks import Task, load_suite
+from .baselines.scripted import ScriptedModel
+from .running.sites import serve_folder
+from .suite.checks import check_pure
+from .suite.tasks import Task, load_suite
 
 __all__ = ["demo_site", "load_demo_task", "main", "run_demo"]
 

@@ -9,8 +9,8 @@ it is shown. To use a real model instead, see the commented lines at the bottom.
 from langchain.agents import create_agent
 from webrefs import Browser
 from webrefs.adapters.langchain import WebToolkit
+from webrefs.evals.baselines.langchain_scripted import ScriptedChatModel
 from webrefs.evals.demo import demo_site, load_demo_task
-from webrefs.evals.langchain_scripted import ScriptedChatModel
 
 task = load_demo_task()
 with demo_site() as url, Browser.launch() as browser:

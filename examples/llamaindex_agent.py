@@ -11,8 +11,8 @@ import asyncio
 from llama_index.core.agent.workflow import FunctionAgent
 from webrefs import Browser
 from webrefs.adapters.llamaindex import WebToolSpec
+from webrefs.evals.baselines.llamaindex_scripted import ScriptedLLM
 from webrefs.evals.demo import demo_site, load_demo_task
-from webrefs.evals.llamaindex_scripted import ScriptedLLM
 
 
 async def main() -> None:

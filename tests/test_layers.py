@@ -38,11 +38,20 @@ LAYERS: list[dict[str, tuple[str, ...]]] = [
     {"tools": ("webrefs.tools",)},
     {"api": ("webrefs",)},
     {"adapters": ("webrefs.adapters",)},
+    # The eval harness, grouped by what each part is (see ARCHITECTURE.md, "The eval
+    # harness"); its front (``webrefs eval``, ``webrefs demo``) and the bundled suites'
+    # code (builtin/, miniwob/) are the package's own group on top.
+    {"evals.suite": ("webrefs.evals.suite",)},
+    {"evals.baselines": ("webrefs.evals.baselines",),
+     "evals.reports": ("webrefs.evals.reports",)},
+    {"evals.models": ("webrefs.evals.models",)},
+    {"evals.running": ("webrefs.evals.running",)},
     {"evals": ("webrefs.evals",)},
     {"cli": ("webrefs.cli", "webrefs.mcpconfig")},
 ]
 
-# What adapters and evals may use of the core: its public API and the tool registry.
+# What adapters and evals may use of the core: its public API and the tool registry
+# ("webrefs" is the package's own names alone, not everything under it).
 PUBLIC = ("webrefs", "webrefs.errors", "webrefs.models", "webrefs.options", "webrefs.prompts",
           "webrefs.tools", "webrefs.render")
 # tools/ reaches the browser only through the public Tab and Browser.
@@ -51,6 +60,18 @@ TOOLS_MAY_NOT = ("webrefs.session", "webrefs.actions", "webrefs.snapshot")
 
 def _within(module: str, prefix: str) -> bool:
     return module == prefix or module.startswith(prefix + ".")
+
+
+def _harness(group: str) -> bool:
+    """Adapters and every group of the eval harness: above the public API."""
+    return group == "adapters" or group == "evals" or group.startswith("evals.")
+
+
+def _harness_may_use(group: str, target: str, t_group: str) -> bool:
+    """Adapters use the public API; the eval harness also adapters and its own lower groups."""
+    if target == "webrefs" or any(_within(target, p) for p in PUBLIC if p != "webrefs"):
+        return True
+    return group != "adapters" and (t_group == "adapters" or _harness(t_group))
 
 
 def group_of(module: str) -> tuple[int, str]:
@@ -141,9 +162,7 @@ def test_imports_run_down_the_layers(name: str) -> None:
         if t_level >= level:
             kind = "sideways" if t_level == level else "upward"
             wrong.append(f"{target} ({kind}: {group} -> {t_group})")
-        elif group in ("adapters", "evals") and not any(
-            _within(target, p) for p in PUBLIC
-        ) and not (group == "evals" and t_group == "adapters"):
+        elif _harness(group) and not _harness_may_use(group, target, t_group):
             wrong.append(f"{target} (adapters and evals use only the public API and tools)")
         elif group == "tools" and any(_within(target, p) for p in TOOLS_MAY_NOT):
             wrong.append(f"{target} (tools act through the public Tab and Browser only)")
@@ -221,3 +240,22 @@ def test_the_rule_catches_a_violation() -> None:
 
     found = imports_of(Fake(fake.name, fake.path, False), parsed)
     assert found == {"webrefs.session.tabcore", "webrefs.snapshot.refs"}
+
+
+def test_the_harness_groups_are_ordered() -> None:
+    """The eval harness's groups stand in the order ARCHITECTURE.md draws: the suite format at
+    the bottom, baselines and reports beside each other, models above them, running above
+    those, the commands on top; so an upward import among them is caught like any other."""
+    order = ["webrefs.evals.suite.tasks", "webrefs.evals.baselines.scripted",
+             "webrefs.evals.models.providers", "webrefs.evals.running.runner",
+             "webrefs.evals.cli"]
+    levels = [group_of(m)[0] for m in order]
+    assert levels == sorted(levels) and len(set(levels)) == len(levels)
+    assert group_of("webrefs.evals.reports.results")[0] == levels[1]
+    assert group_of("webrefs.evals.reports.results")[1] != group_of(order[1])[1]
+    assert group_of("webrefs.evals.miniwob.seeds")[1] == "evals"
+    # The harness reaches the core through its public names only.
+    assert _harness_may_use("evals.reports", "webrefs", "api")
+    assert _harness_may_use("evals.running", "webrefs.render.tokens", "render")
+    assert not _harness_may_use("evals.reports", "webrefs.session.tabcore", "session")
+    assert not _harness_may_use("adapters", "webrefs.evals.suite.tasks", "evals.suite")

@@ -79,7 +79,7 @@ def test_wheel_installs_and_imports_in_a_fresh_venv(wheel: Path, tmp_path: Path)
     (purelib / "zz_test_deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
     probe = (
         "import importlib.resources as r, webrefs, webrefs.adapters, webrefs.prompts, "
-        "webrefs.evals\n"
+        "webrefs.evals, webrefs.evals.cli, webrefs.evals.running.cluster\n"
         "print(webrefs.__file__)\n"
         "print(r.files('webrefs.snapshot').joinpath('extractor.js').read_text()[:20])\n"
         "print(sorted(p.name for p in r.files('webrefs.evals').joinpath('suites').iterdir()))\n"

@@ -38,7 +38,7 @@ def test_readme_example_runs(index: int, tmp_path: Path) -> None:
 def test_the_readme_suite_example_follows_the_task_format() -> None:
     import json
 
-    from webrefs.evals.tasks import Suite
+    from webrefs.evals.suite.tasks import Suite
 
     (block,) = [b for b in re.findall(r"```json\n(.*?)```", README.read_text(), re.S)
                 if '"tasks"' in b]

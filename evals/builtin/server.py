@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from ..sites import SiteHandler
+from ..running.sites import SiteHandler
 from . import account, admin, mail, shop, table, travel, widgets, wiki
 from .core import Request, Response, Session, json_response, parse_form
 

@@ -19,7 +19,7 @@ email from the words around each ("from X", "to Y", "X's email"). The goal is re
 written: a few of the page's templates swap the two names ("Find the email from DEST and
 forward it to NAME.") and are then answered the way they read, which the page scores as a
 failure. When the sender is not in the inbox, or the goal cannot be read, the policy stops
-with a :class:`~webrefs.evals.scripted.ScriptError` saying so.
+with a :class:`~webrefs.evals.baselines.scripted.ScriptError` saying so.
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ A policy is a generator function of the goal (the task's utterance): it yields t
 :func:`~.outline.parse`; what it returns is the final answer. It sees the page only through
 the tools, like any model, and names targets by role and name (or by position among them,
 when the page gives no names). A policy that cannot go on raises
-:class:`~webrefs.evals.scripted.ScriptError`, which the harness reports as the reference's
+:class:`~webrefs.evals.baselines.scripted.ScriptError`, which the harness reports as the reference's
 failure, naming the step.
 
 :class:`PolicyChatModel` plays a policy as a LangChain chat model (native tool calls, or the
@@ -30,8 +30,8 @@ except ImportError as exc:  # pragma: no cover - the evals extra is installed wi
 
 from pydantic import PrivateAttr
 
-from ..offline_model import OfflineChatModel, message_text
-from ..scripted import ScriptError
+from ..baselines.offline_model import OfflineChatModel, message_text
+from ..baselines.scripted import ScriptError
 from .outline import Item, Outline, parse
 
 __all__ = [

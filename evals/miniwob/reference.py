@@ -3,7 +3,7 @@ factory a suite's ``{"policy": "webrefs.evals.miniwob.reference:reference_model"
 
 from __future__ import annotations
 
-from ..tasks import Task
+from ..suite.tasks import Task
 from . import dragging, email, families, icons
 from .policy import Play, Policy, PolicyChatModel, stuck
 

@@ -19,9 +19,9 @@ from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
-from ..episode import EpisodeOptions
-from ..results import Episode, Results, load_results
-from ..runner import RunOptions, run_suite
+from ..reports.results import Episode, Results, load_results
+from ..running.episode import EpisodeOptions
+from ..running.runner import RunOptions, run_suite
 from .catalog import NOT_EXPRESSIBLE
 
 __all__ = ["main", "reward_of", "table"]

@@ -15,7 +15,7 @@ as published) when the page says it is done (``WOB_DONE_GLOBAL``), else -1.
 
 from __future__ import annotations
 
-from ..sites import SiteHandler
+from ..running.sites import SiteHandler
 
 __all__ = ["LIFTED_LIMIT_MS", "ORIGIN", "REWARD_JS", "SETUP_JS", "MiniwobHandler"]
 

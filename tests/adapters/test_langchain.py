@@ -20,8 +20,8 @@ from langchain_tests.integration_tests import ToolsIntegrationTests
 from langchain_tests.unit_tests import ToolsUnitTests
 from webrefs import Browser, SafetyPolicy, Snapshot, Tab
 from webrefs.adapters.langchain import WebTool, WebToolkit
+from webrefs.evals.baselines.langchain_scripted import ScriptedChatModel
 from webrefs.evals.demo import demo_site, load_demo_task
-from webrefs.evals.langchain_scripted import ScriptedChatModel
 from webrefs.models import ActionResult
 from webrefs.tools import CORE_TOOLS, TOOL_SPECS
 
@@ -330,7 +330,7 @@ class ParallelTurnModel(BaseChatModel):
 
     def _generate(self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None,
                   **kwargs: Any) -> ChatResult:
-        from webrefs.evals.scripted import find_ref
+        from webrefs.evals.baselines.scripted import find_ref
 
         self.turns += 1
         if self.turns == 1:

@@ -15,8 +15,8 @@ from pydantic import Field
 from webrefs import Browser, prompts
 from webrefs.adapters.langchain import WebToolkit
 from webrefs.adapters.llamaindex import WebToolSpec
+from webrefs.evals.baselines.langchain_scripted import ScriptedChatModel
 from webrefs.evals.demo import demo_site, load_demo_task
-from webrefs.evals.langchain_scripted import ScriptedChatModel
 
 pytestmark = pytest.mark.browser
 

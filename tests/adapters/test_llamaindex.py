@@ -16,8 +16,8 @@ from webrefs import Browser, Snapshot, Tab
 from webrefs.adapters.langchain import WebToolkit
 from webrefs.adapters.llamaindex import WebToolSpec
 from webrefs.errors import StaleRefError
+from webrefs.evals.baselines.llamaindex_scripted import ScriptedLLM
 from webrefs.evals.demo import demo_site, load_demo_task
-from webrefs.evals.llamaindex_scripted import ScriptedLLM
 from webrefs.models import ActionResult
 from webrefs.tools import TOOL_SPECS
 

@@ -9,8 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any, Literal
 
-from webrefs.evals.checks import CheckResult
-from webrefs.evals.results import (
+from webrefs.evals.reports.results import (
     Episode,
     Results,
     RunInfo,
@@ -19,6 +18,7 @@ from webrefs.evals.results import (
     ToolCall,
     summarize,
 )
+from webrefs.evals.suite.checks import CheckResult
 
 SCRIPT_BREAK = "</script><script>window.__pwned = 1; alert(1)</script>"
 IMG_ONERROR = '<img src=x onerror="window.__pwned = 2; alert(2)">'

@@ -6,8 +6,8 @@ import asyncio
 
 import pytest
 from webrefs import Tab
-from webrefs.evals.checks import check_all, check_pure, form_fields
-from webrefs.evals.tasks import (
+from webrefs.evals.suite.checks import check_all, check_pure, form_fields
+from webrefs.evals.suite.tasks import (
     AnswerCheck,
     ElementCheck,
     JsCheck,

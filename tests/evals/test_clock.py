@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 from webrefs import Browser, Tab
 from webrefs.errors import InvalidArgumentError
-from webrefs.evals.episode import STALL_MS, _clock_middleware, step_advance
-from webrefs.evals.loop import CLOCK_START, EpisodeOptions
+from webrefs.evals.running.episode import STALL_MS, _clock_middleware, step_advance
+from webrefs.evals.running.loop import CLOCK_START, EpisodeOptions
 
 from tests.helpers.server import SiteServer
 

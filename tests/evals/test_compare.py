@@ -7,8 +7,8 @@ from math import comb
 from typing import Any
 
 import pytest
-from webrefs.evals.compare import compare, mcnemar_exact, render_comparison
-from webrefs.evals.results import Episode, Results, Status
+from webrefs.evals.reports.compare import compare, mcnemar_exact, render_comparison
+from webrefs.evals.reports.results import Episode, Results, Status
 
 from tests.evals.factories import episode, results_of
 

@@ -17,8 +17,8 @@ from pathlib import Path
 from urllib.parse import quote
 
 import pytest
-from webrefs.evals.redact import redact_url, redact_urls
-from webrefs.evals.tasks import load_suite
+from webrefs.evals.suite.redact import redact_url, redact_urls
+from webrefs.evals.suite.tasks import load_suite
 
 from tests.helpers.openai_server import ScriptedOpenAIServer
 from tests.helpers.paths import DATA
@@ -120,7 +120,7 @@ def test_a_cassette_is_read_as_data_whatever_vcrpy_is_installed(
     full loader, which makes that call."""
     import yaml
     from vcr.serializers import yamlserializer
-    from webrefs.evals.recording import cassette
+    from webrefs.evals.models.recording import cassette
 
     marker = tmp_path / "ran.marker"
     path = tmp_path / "t.yaml"

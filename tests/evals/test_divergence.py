@@ -7,8 +7,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from webrefs.evals.recording import DIFF_CHARS, divergence, recorded_observations
-from webrefs.evals.safeyaml import CassetteYaml
+from webrefs.evals.models.recording import DIFF_CHARS, divergence, recorded_observations
+from webrefs.evals.models.safeyaml import CassetteYaml
 
 
 def cassette(path: Path, requests: list[list[dict[str, str]]]) -> Path:

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 from webrefs.errors import InvalidArgumentError
-from webrefs.evals.recording import FENCE_KEY_FILE, read_fence_key, write_fence_key
-from webrefs.evals.runner import RunOptions, fence_key_for
+from webrefs.evals.models.recording import FENCE_KEY_FILE, read_fence_key, write_fence_key
+from webrefs.evals.running.runner import RunOptions, fence_key_for
 
 
 def test_a_live_run_draws_a_new_key_each_time(tmp_path: Path) -> None:

@@ -15,11 +15,11 @@ from typing import Any, ClassVar
 import pytest
 from webrefs.errors import TokenizerError
 from webrefs.evals.miniwob.policy import Play, PolicyChatModel, act, click, look
-from webrefs.evals.providers import Provider
-from webrefs.evals.results import Results
-from webrefs.evals.runner import RunOptions, run_suite
-from webrefs.evals.sites import SiteHandler
-from webrefs.evals.tasks import load_suite
+from webrefs.evals.models.providers import Provider
+from webrefs.evals.reports.results import Results
+from webrefs.evals.running.runner import RunOptions, run_suite
+from webrefs.evals.running.sites import SiteHandler
+from webrefs.evals.suite.tasks import load_suite
 
 from tests.helpers.paths import ROOT
 
@@ -100,7 +100,7 @@ def run(suite: str, out: Path, prov: Provider, **changes: Any) -> Results:
 
 def test_the_setup_runs_after_the_agent_is_built_and_its_goal_is_kept(
         tmp_path: Path, events: list[str]) -> None:
-    from webrefs.evals.episode import EpisodeOptions
+    from webrefs.evals.running.episode import EpisodeOptions
 
     results = run(suite_file(tmp_path), tmp_path / "out", provider(press, events),
                   episode=EpisodeOptions(seed=7))

@@ -11,9 +11,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from webrefs.evals.human import ActionSyntaxError as SyntaxErr
-from webrefs.evals.human import HumanChatModel, parse_action
-from webrefs.evals.providers import resolve_provider
+from webrefs.evals.baselines.human import ActionSyntaxError as SyntaxErr
+from webrefs.evals.baselines.human import HumanChatModel, parse_action
+from webrefs.evals.models.providers import resolve_provider
 
 TOOLS = {
     "web_click": {"properties": {"ref": {"type": "string"}}, "required": ["ref"]},

@@ -19,8 +19,8 @@ from typing import Any
 
 import pytest
 from webrefs.evals.cli import main
-from webrefs.evals.inputs import MAX_RESULTS_BYTES
-from webrefs.evals.tasks import load_suite
+from webrefs.evals.suite.inputs import MAX_RESULTS_BYTES
+from webrefs.evals.suite.tasks import load_suite
 
 from tests.evals.factories import episode, results_of
 from tests.helpers.paths import DATA

@@ -13,14 +13,14 @@ from typing import Any
 
 import pytest
 from webrefs.errors import InvalidArgumentError
-from webrefs.evals.episode import EpisodeOptions
-from webrefs.evals.prices import Price, episode_cost, load_prices
-from webrefs.evals.providermodel import as_text_conversation, is_transient, parse_text_reply
-from webrefs.evals.providers import resolve_provider
-from webrefs.evals.recording import provider_slug, scrub_request
-from webrefs.evals.results import Results
-from webrefs.evals.runner import RunOptions, run_suite
-from webrefs.evals.tasks import load_suite
+from webrefs.evals.models.prices import Price, episode_cost, load_prices
+from webrefs.evals.models.providermodel import as_text_conversation, is_transient, parse_text_reply
+from webrefs.evals.models.providers import resolve_provider
+from webrefs.evals.models.recording import provider_slug, scrub_request
+from webrefs.evals.reports.results import Results
+from webrefs.evals.running.episode import EpisodeOptions
+from webrefs.evals.running.runner import RunOptions, run_suite
+from webrefs.evals.suite.tasks import load_suite
 
 from tests.helpers.openai_server import ScriptedOpenAIServer
 from tests.helpers.paths import DATA, ROOT

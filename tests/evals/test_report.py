@@ -20,7 +20,7 @@ import pytest
 from markdown_it import MarkdownIt
 from rich.console import Console
 from webrefs import Tab
-from webrefs.evals.report import (
+from webrefs.evals.reports.report import (
     BASELINE_LABEL,
     provider_label,
     render_html,
@@ -29,7 +29,7 @@ from webrefs.evals.report import (
     terminal_table,
     write_report,
 )
-from webrefs.evals.results import ProviderSummary, Results
+from webrefs.evals.reports.results import ProviderSummary, Results
 
 from tests.evals.factories import (
     HOSTILE,

@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from webrefs.evals.episode import EpisodeOptions
-from webrefs.evals.results import Results, load_results, merge_results
-from webrefs.evals.runner import RunOptions, run_suite
+from webrefs.evals.reports.results import Results, load_results, merge_results
+from webrefs.evals.running.episode import EpisodeOptions
+from webrefs.evals.running.runner import RunOptions, run_suite
 
 from tests.helpers.debugged import DebuggedChromium
 from tests.helpers.paths import DATA

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 from webrefs.errors import WebrefsError
-from webrefs.evals.checks import check_pure
+from webrefs.evals.baselines.scripted import ScriptedModel, find_ref
 from webrefs.evals.demo import load_demo_task
-from webrefs.evals.scripted import ScriptedModel, find_ref
-from webrefs.evals.tasks import Task
+from webrefs.evals.suite.checks import check_pure
+from webrefs.evals.suite.tasks import Task
 from webrefs.tools.actionparse import parse_actions
 
 OUTLINE = ('- search:\n    - searchbox "Search articles" [ref=e4]\n    - button "Search" [ref=e5]')

@@ -20,11 +20,11 @@ from typing import Any
 import pytest
 from webrefs.errors import InvalidArgumentError
 from webrefs.evals.cli import main
-from webrefs.evals.codescope import CodeScope
-from webrefs.evals.episode import har_urls
-from webrefs.evals.providers import policy_model
-from webrefs.evals.sites import serve_folder
-from webrefs.evals.tasks import load_suite
+from webrefs.evals.models.providers import policy_model
+from webrefs.evals.running.episode import har_urls
+from webrefs.evals.running.sites import serve_folder
+from webrefs.evals.suite.codescope import CodeScope
+from webrefs.evals.suite.tasks import load_suite
 
 from tests.helpers.paths import DATA
 
@@ -214,7 +214,7 @@ def test_a_site_package_is_found_without_importing_it(
 # -- code a suite names ----------------------------------------------------------------------------
 HANDLER = '''
 from pathlib import Path
-from webrefs.evals.sites import SiteHandler
+from webrefs.evals.running.sites import SiteHandler
 
 Path(__file__).with_name("imported.marker").write_text("imported")
 

@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 from webrefs.errors import InvalidArgumentError
-from webrefs.evals.results import wilson
-from webrefs.evals.runner import select_tasks
-from webrefs.evals.tasks import (
+from webrefs.evals.reports.results import wilson
+from webrefs.evals.running.runner import select_tasks
+from webrefs.evals.suite.tasks import (
     AnswerStep,
     ElementCheck,
     Suite,

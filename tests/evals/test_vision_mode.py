@@ -8,9 +8,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from webrefs.evals.episode import EpisodeOptions
 from webrefs.evals.miniwob.policy import Play, PolicyChatModel, act, click, look
-from webrefs.evals.providers import Provider, resolve_provider
+from webrefs.evals.models.providers import Provider, resolve_provider
+from webrefs.evals.running.episode import EpisodeOptions
 from webrefs.tools.capabilities import Capabilities
 
 from tests.evals.test_harness_episode import events, run, suite_file  # noqa: F401

@@ -19,8 +19,8 @@ from collections.abc import Sequence
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from webrefs.evals.scripted import ScriptedModel
-from webrefs.evals.tasks import Task
+from webrefs.evals.baselines.scripted import ScriptedModel
+from webrefs.evals.suite.tasks import Task
 
 __all__ = ["ScriptedOpenAIServer"]
 

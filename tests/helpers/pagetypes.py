@@ -33,8 +33,8 @@ from typing import Any, ClassVar
 
 from webrefs import Browser
 from webrefs.evals.builtin.server import BuiltinHandler
-from webrefs.evals.sites import SiteHandler, host_resolver_rules, serve_folder
-from webrefs.evals.tasks import load_suite
+from webrefs.evals.running.sites import SiteHandler, host_resolver_rules, serve_folder
+from webrefs.evals.suite.tasks import load_suite
 from webrefs.models import PageTree
 
 from tests.helpers.paths import DATA, ROOT, SITES

@@ -9,7 +9,7 @@ The corpus is kept outside the repository, beside the checkout (``../shared/corp
 from __future__ import annotations
 
 import pytest
-from webrefs.evals.tasks import load_suite
+from webrefs.evals.suite.tasks import load_suite
 from webrefs.render.pagetype import PAGE_TYPES, PRINTED, classify_page
 
 from tests.helpers.pagetypes import NONE, PRECISION, labels, missing_corpus, read_labelled, score

@@ -38,7 +38,7 @@ class PayModel(BaseChatModel):
 
     def _generate(self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None,
                   **kwargs: Any) -> ChatResult:
-        from webrefs.evals.scripted import find_ref
+        from webrefs.evals.baselines.scripted import find_ref
 
         self.turns += 1
         last = messages[-1]

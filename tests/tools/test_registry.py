@@ -16,7 +16,7 @@ from webrefs.errors import (
     StaleRefError,
     UnknownRefError,
 )
-from webrefs.evals.scripted import find_ref
+from webrefs.evals.baselines.scripted import find_ref
 from webrefs.models import ActionResult, Snapshot, TextResult
 from webrefs.tools import (
     ALL_TOOLS,

@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 from webrefs.evals.builtin.server import BuiltinHandler
-from webrefs.evals.sites import serve_folder
-from webrefs.evals.tasks import load_suite
+from webrefs.evals.running.sites import serve_folder
+from webrefs.evals.suite.tasks import load_suite
 
 WWW = Path(load_suite("builtin").site_dir or ".")
 

@@ -3,8 +3,8 @@ calls it makes."""
 
 from __future__ import annotations
 
-from webrefs.evals.heuristic import HeuristicPolicy, goal_values, parse_outline
-from webrefs.evals.providers import resolve_provider
+from webrefs.evals.baselines.heuristic import HeuristicPolicy, goal_values, parse_outline
+from webrefs.evals.models.providers import resolve_provider
 
 COMPOSE = """[snapshot] url=http://x.test/mail/compose title="Compose" refs=6
 - main:

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 from webrefs.evals import cli
-from webrefs.evals.runner import RunOptions, run_suite
-from webrefs.evals.tasks import load_suite
+from webrefs.evals.running.runner import RunOptions, run_suite
+from webrefs.evals.suite.tasks import load_suite
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

@@ -14,14 +14,14 @@ from typing import Any
 import pytest
 from webrefs import Browser
 from webrefs.evals import cli
-from webrefs.evals.episode import EpisodeOptions
 from webrefs.evals.miniwob.policy import Play, PolicyChatModel, look
 from webrefs.evals.miniwob.seeds import reward_of
 from webrefs.evals.miniwob.site import ORIGIN, SETUP_JS, MiniwobHandler
-from webrefs.evals.providers import Provider
-from webrefs.evals.runner import RunOptions, run_suite
-from webrefs.evals.sites import host_resolver_rules, origin_host, serve_folder
-from webrefs.evals.tasks import load_suite
+from webrefs.evals.models.providers import Provider
+from webrefs.evals.running.episode import EpisodeOptions
+from webrefs.evals.running.runner import RunOptions, run_suite
+from webrefs.evals.running.sites import host_resolver_rules, origin_host, serve_folder
+from webrefs.evals.suite.tasks import load_suite
 
 pytest.importorskip("miniwob")
 pytestmark = [pytest.mark.browser]

@@ -8,8 +8,8 @@ import pytest
 from webrefs.errors import InvalidArgumentError
 from webrefs.evals.miniwob import catalog
 from webrefs.evals.miniwob.reference import NO_REFERENCE_YET, POLICIES
-from webrefs.evals.runner import select_tasks
-from webrefs.evals.tasks import RewardCheck, load_suite
+from webrefs.evals.running.runner import select_tasks
+from webrefs.evals.suite.tasks import RewardCheck, load_suite
 
 pytest.importorskip("miniwob")  # the suite's pages; `pip install 'webrefs[miniwob]'`
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from webrefs.evals.baselines.scripted import ScriptError
 from webrefs.evals.miniwob.email import Order, inbox, read_order
 from webrefs.evals.miniwob.outline import parse
-from webrefs.evals.scripted import ScriptError
 
 from tests.evals.miniwob.test_policies import play, snap
 

@@ -6,8 +6,8 @@ browser."""
 from __future__ import annotations
 
 import pytest
+from webrefs.evals.baselines.scripted import ScriptError
 from webrefs.evals.miniwob.outline import parse
-from webrefs.evals.scripted import ScriptError
 
 from tests.evals.miniwob.test_policies import play, snap
 

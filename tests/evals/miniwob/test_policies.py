@@ -6,10 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from webrefs.evals.baselines.scripted import ScriptError
 from webrefs.evals.miniwob.outline import parse
 from webrefs.evals.miniwob.policy import Driver, page_text
 from webrefs.evals.miniwob.reference import POLICIES
-from webrefs.evals.scripted import ScriptError
 
 
 def play(task: str, goal: str, results: list[str]) -> list[tuple[str, dict[str, Any]]]:

@@ -11,11 +11,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from webrefs.evals.episode import EpisodeOptions
 from webrefs.evals.miniwob.policy import Driver
 from webrefs.evals.miniwob.reference import POLICIES
-from webrefs.evals.results import Results
-from webrefs.evals.runner import RunOptions, run_suite
+from webrefs.evals.reports.results import Results
+from webrefs.evals.running.episode import EpisodeOptions
+from webrefs.evals.running.runner import RunOptions, run_suite
 
 from tests.helpers.openai_server import ScriptedOpenAIServer
 

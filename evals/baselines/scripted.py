@@ -22,7 +22,7 @@ from typing import Any
 
 from webrefs.errors import WebrefsError
 
-from .tasks import AnswerSpec, Task, ToolStep
+from ..suite.tasks import AnswerSpec, Task, ToolStep
 
 __all__ = ["ScriptError", "ScriptedModel", "find_ref"]
 

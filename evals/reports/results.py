@@ -34,9 +34,9 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from webrefs.errors import InvalidArgumentError
 
-from .checks import CheckResult
-from .inputs import MAX_RESULTS_BYTES, problems, read_json
-from .redact import redact_urls
+from ..suite.checks import CheckResult
+from ..suite.inputs import MAX_RESULTS_BYTES, problems, read_json
+from ..suite.redact import redact_urls
 
 __all__ = [
     "RESULTS_SCHEMA",
@@ -169,7 +169,7 @@ class Results(_Model):
 
     def to_json(self) -> str:
         """The results file's text; every URL in it without credentials
-        (:func:`~webrefs.evals.redact.redact_urls`)."""
+        (:func:`~webrefs.evals.suite.redact.redact_urls`)."""
         return redact_urls(json.dumps(self.model_dump(mode="json", by_alias=True), indent=1,
                                       ensure_ascii=False)) + "\n"
 

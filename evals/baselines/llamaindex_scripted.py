@@ -1,6 +1,7 @@
 """A scripted LlamaIndex LLM, for running a webrefs agent offline (no API key).
 
-It plays a task's reference solution (:class:`webrefs.evals.scripted.ScriptedModel`): each turn it
+It plays a task's reference solution
+(:class:`webrefs.evals.baselines.scripted.ScriptedModel`): each turn it
 reads the tool results it was sent, finds the refs it needs in the latest snapshot text, and
 answers with the next tool call, then with the final answer. It speaks both ways LlamaIndex
 agents talk to a model: native tool calls (``FunctionAgent``) and ReAct text
@@ -22,12 +23,12 @@ try:
     from llama_index.core.base.llms.types import ChatMessage, MessageRole, ToolCallBlock
     from llama_index.core.llms.mock import MockFunctionCallingLLM
 except ImportError as exc:  # pragma: no cover - exercised by a subprocess test
-    raise missing_extra("webrefs.evals.llamaindex_scripted", "llamaindex") from exc
+    raise missing_extra("webrefs.evals.baselines.llamaindex_scripted", "llamaindex") from exc
 
 from pydantic import PrivateAttr
 
+from ..suite.tasks import Task
 from .scripted import ScriptedModel
-from .tasks import Task
 
 __all__ = ["ScriptedLLM"]
 

@@ -25,7 +25,7 @@ try:
     from langchain_core.messages import BaseMessage
     from langchain_core.outputs import ChatGeneration, ChatResult
 except ImportError as exc:  # pragma: no cover - exercised by a subprocess test
-    raise missing_extra("webrefs.evals.heuristic", "langchain") from exc
+    raise missing_extra("webrefs.evals.baselines.heuristic", "langchain") from exc
 
 from pydantic import PrivateAttr
 

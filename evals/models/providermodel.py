@@ -25,8 +25,9 @@ from typing import Any
 from webrefs.errors import WebrefsError, missing_extra
 from webrefs.tools.actionparse import has_action, parse_actions
 
+from ..baselines.offline_model import content_text
+from ..suite.redact import redact_urls
 from .recording import CassetteMode, ReplayMiss, cassette, divergence, model_io_lock
-from .redact import redact_urls
 
 try:
     from langchain_core.callbacks import AsyncCallbackManagerForLLMRun, CallbackManagerForLLMRun
@@ -34,11 +35,11 @@ try:
     from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
     from langchain_core.outputs import ChatGeneration, ChatResult
 except ImportError as exc:  # pragma: no cover - the evals extra pulls in langchain-core
-    raise missing_extra("webrefs.evals.providermodel", "langchain") from exc
+    raise missing_extra("webrefs.evals.models.providermodel", "langchain") from exc
 
 from pydantic import ConfigDict, Field
 
-__all__ = ["EpisodeModel", "ProviderError", "content_text", "is_transient"]
+__all__ = ["EpisodeModel", "ProviderError", "is_transient"]
 
 _TRANSIENT_STATUS = {408, 409, 425, 429, 500, 502, 503, 504, 529}
 _TRANSIENT_NAMES = ("RateLimit", "Timeout", "APIConnectionError", "ServiceUnavailable",
@@ -77,16 +78,6 @@ def is_transient(exc: BaseException) -> bool:
         if any(part in type(e).__name__ for part in _TRANSIENT_NAMES):
             return True
     return False
-
-
-def content_text(content: Any) -> str:
-    """The text of a message's content (a string, or a list of text parts)."""
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return "\n".join(str(p.get("text", "")) if isinstance(p, dict) else str(p)
-                         for p in content)
-    return str(content)
 
 
 def as_text_conversation(messages: Sequence[BaseMessage]) -> list[BaseMessage]:

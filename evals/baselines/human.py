@@ -32,7 +32,7 @@ try:
     from langchain_core.tools import BaseTool
     from langchain_core.utils.function_calling import convert_to_openai_tool
 except ImportError as exc:  # pragma: no cover - the evals extra pulls in langchain-core
-    raise missing_extra("webrefs.evals.human", "langchain") from exc
+    raise missing_extra("webrefs.evals.baselines.human", "langchain") from exc
 
 from pydantic import PrivateAttr
 

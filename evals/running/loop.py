@@ -17,11 +17,11 @@ from webrefs.errors import WebrefsError
 from webrefs.options import After
 from webrefs.tools.capabilities import Mode
 
-from .providermodel import ProviderError
-from .recording import ReplayMiss
-from .redact import redact_urls
-from .results import Status, ToolCall
-from .scripted import ScriptError
+from ..baselines.scripted import ScriptError
+from ..models.providermodel import ProviderError
+from ..models.recording import ReplayMiss
+from ..reports.results import Status, ToolCall
+from ..suite.redact import redact_urls
 
 __all__ = ["CLOCK_START", "EpisodeOptions", "LoopResult", "classify_error"]
 

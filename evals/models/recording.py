@@ -34,7 +34,7 @@ from typing import Any, Literal
 
 from webrefs.errors import InvalidArgumentError, WebrefsError, missing_extra
 
-from .redact import redact_url, redact_urls
+from ..suite.redact import redact_url, redact_urls
 from .safeyaml import CassetteYaml
 
 __all__ = [
@@ -116,7 +116,8 @@ def model_io_lock() -> asyncio.Lock:
 
 def scrub_request(request: Any) -> Any:
     """Drop credentials from a request before it is written to a cassette: secret headers,
-    the URL's user-info and key-like query values (:func:`~webrefs.evals.redact.redact_url`)."""
+    the URL's user-info and key-like query values
+    (:func:`~webrefs.evals.suite.redact.redact_url`)."""
     for name in list(request.headers):
         if name.lower() in SECRET_HEADERS:
             del request.headers[name]
@@ -205,7 +206,7 @@ def _vcr() -> Any:
     try:
         import vcr
     except ImportError as exc:
-        raise missing_extra("webrefs.evals.recording", "evals") from exc
+        raise missing_extra("webrefs.evals.models.recording", "evals") from exc
     return vcr
 
 

@@ -7,7 +7,7 @@ path finder without running anything:
 
 - **webrefs' own** modules (``webrefs.evals.builtin.server:BuiltinHandler``): allowed;
 - **the suite's folder**: a module or package in the folder the suite is confined to
-  (:func:`~webrefs.evals.inputs.suite_root`), every file of it there (links followed):
+  (:func:`~webrefs.evals.suite.inputs.suite_root`), every file of it there (links followed):
   allowed, and loaded from that folder under its own name (a module of that name loaded
   from elsewhere is a conflict, refused);
 - **anything else** (``builtins:print``, an installed package, a module elsewhere on the

@@ -27,8 +27,8 @@ from urllib.parse import urlsplit
 
 from webrefs.errors import InvalidArgumentError
 
-from .codescope import CodeScope
-from .inputs import inside
+from ..suite.codescope import CodeScope
+from ..suite.inputs import inside
 
 __all__ = ["SiteHandler", "host_resolver_rules", "load_handler", "origin_host", "serve_folder"]
 

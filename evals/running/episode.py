@@ -30,14 +30,15 @@ from webrefs.models import RequestRecord
 from webrefs.prompts import eval_finish, eval_tool
 from webrefs.render.tokens import count_tokens
 
-from .checks import CheckResult, check_all
-from .inputs import read_har
+from ..baselines.offline_model import content_text
+from ..models.providermodel import EpisodeModel
+from ..models.providers import Provider
+from ..models.recording import CassetteMode
+from ..reports.results import Episode, Status, ToolCall
+from ..suite.checks import CheckResult, check_all
+from ..suite.inputs import read_har
+from ..suite.tasks import LoadedSuite, Task
 from .loop import CLOCK_START, EpisodeOptions, LoopResult, classify_error
-from .providermodel import EpisodeModel, content_text
-from .providers import Provider
-from .recording import CassetteMode
-from .results import Episode, Status, ToolCall
-from .tasks import LoadedSuite, Task
 
 __all__ = ["EpisodeOptions", "SetupFailed", "Starter", "final_answer_tool", "har_urls",
            "run_episode"]

@@ -21,13 +21,21 @@ try:
     from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
     from langchain_core.tools import BaseTool
 except ImportError as exc:  # pragma: no cover - the evals extra pulls in langchain-core
-    raise missing_extra("webrefs.evals.offline_model", "langchain") from exc
+    raise missing_extra("webrefs.evals.baselines.offline_model", "langchain") from exc
 
 from pydantic import ConfigDict, PrivateAttr
 
-from .providermodel import content_text
+__all__ = ["OfflineChatModel", "content_text", "message_text"]
 
-__all__ = ["OfflineChatModel", "message_text"]
+
+def content_text(content: Any) -> str:
+    """The text of a message's content (a string, or a list of text parts)."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "\n".join(str(p.get("text", "")) if isinstance(p, dict) else str(p)
+                         for p in content)
+    return str(content)
 
 
 def message_text(message: BaseMessage) -> str:

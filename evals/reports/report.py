@@ -36,7 +36,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .redact import redact_urls
+from ..suite.redact import redact_urls
 from .results import Episode, ProviderSummary, Results, Status, summarize
 
 if TYPE_CHECKING:

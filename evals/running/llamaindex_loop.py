@@ -21,17 +21,17 @@ from webrefs.errors import missing_extra
 from webrefs.prompts import eval_finish, eval_tool
 from webrefs.render.tokens import count_tokens
 
+from ..models.providers import Provider
+from ..models.recording import CassetteMode, cassette, model_io_lock
+from ..reports.results import Status, ToolCall
+from ..suite.tasks import Task
 from .loop import EpisodeOptions, LoopResult, classify_error
-from .providers import Provider
-from .recording import CassetteMode, cassette, model_io_lock
-from .results import Status, ToolCall
-from .tasks import Task
 
 try:
     from llama_index.core.agent.workflow import AgentOutput, FunctionAgent, ToolCallResult
     from llama_index.core.tools import FunctionTool
 except ImportError as exc:  # pragma: no cover - the llamaindex extra
-    raise missing_extra("webrefs.evals.llamaindex_loop", "llamaindex") from exc
+    raise missing_extra("webrefs.evals.running.llamaindex_loop", "llamaindex") from exc
 
 __all__ = ["llamaindex_loop"]
 

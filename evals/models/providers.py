@@ -1,13 +1,14 @@
 """Eval providers: what plays the agent's model in an episode.
 
-(The harness wraps each model in :class:`~webrefs.evals.providermodel.EpisodeModel` for
+(The harness wraps each model in :class:`~webrefs.evals.models.providermodel.EpisodeModel` for
 recorded calls, retries and the text-action fallback.)
 
 A :class:`Provider` names a source of LangChain chat models and makes one per episode (a
 fresh model per task, so no state leaks between episodes). Built in:
 
 - ``reference``: a model-free baseline that plays each task's reference solution through
-  the same tools and agent loop (:class:`~webrefs.evals.langchain_scripted.ScriptedChatModel`,
+  the same tools and agent loop
+  (:class:`~webrefs.evals.baselines.langchain_scripted.ScriptedChatModel`,
   or the task's policy when its reference is one, :func:`policy_model`). It proves every
   task solvable; it is never an LLM.
 - ``reference-text``: the same baseline writing its actions as JSON in markdown, through the
@@ -36,9 +37,9 @@ from typing import Any, Literal
 from webrefs.errors import InvalidArgumentError
 from webrefs.tools.capabilities import Capabilities, Mode, capabilities
 
-from .codescope import CodeScope
-from .redact import redact_url, redact_urls
-from .tasks import Task
+from ..suite.codescope import CodeScope
+from ..suite.redact import redact_url, redact_urls
+from ..suite.tasks import Task
 
 __all__ = ["BUILTIN", "BUILTIN_PROVIDERS", "TEXT_ONLY", "Provider", "policy_model",
            "resolve_provider"]
@@ -99,7 +100,7 @@ def policy_model(task: Task, *, text_actions: bool = False,
 
 
 def _reference(code: CodeScope | None = None) -> Provider:
-    from .langchain_scripted import ScriptedChatModel
+    from ..baselines.langchain_scripted import ScriptedChatModel
 
     def make(task: Task) -> Any:
         if task.reference_policy is not None:
@@ -115,7 +116,7 @@ def _reference(code: CodeScope | None = None) -> Provider:
 
 
 def _reference_text(code: CodeScope | None = None) -> Provider:
-    from .langchain_scripted import TextScriptedChatModel
+    from ..baselines.langchain_scripted import TextScriptedChatModel
 
     def make(task: Task) -> Any:
         if task.reference_policy is not None:
@@ -132,7 +133,7 @@ def _reference_text(code: CodeScope | None = None) -> Provider:
 
 
 def _heuristic(code: CodeScope | None = None) -> Provider:
-    from .heuristic import HeuristicChatModel
+    from ..baselines.heuristic import HeuristicChatModel
 
     return Provider(
         name="heuristic",
@@ -143,7 +144,7 @@ def _heuristic(code: CodeScope | None = None) -> Provider:
 
 
 def _human(code: CodeScope | None = None) -> Provider:
-    from .human import HumanChatModel
+    from ..baselines.human import HumanChatModel
 
     return Provider(
         name="human",
@@ -260,7 +261,7 @@ def resolve_provider(spec: str, *, temperature: float | None = None, seed: int |
     ``text_actions`` forces (or forbids) the JSON-in-markdown fallback; ``None`` consults
     :data:`TEXT_ONLY`. ``code`` is the suite's code scope, for reference policies (webrefs'
     own modules when ``None``). ``base_url`` is used as given and recorded without its
-    credentials (:func:`~webrefs.evals.redact.redact_url`)."""
+    credentials (:func:`~webrefs.evals.suite.redact.redact_url`)."""
     if spec in BUILTIN:
         return BUILTIN[spec](code)
     if spec.startswith("llamaindex:") and spec.count(":") >= 2:

@@ -4,7 +4,7 @@
 launches Chromium (or attaches to one over CDP), runs the episodes (``workers`` at a time),
 and writes ``results.json`` after every episode, so an interrupted run keeps what finished
 and ``resume`` picks up from there. ``shard=(i, n)`` runs a deterministic i-th of n parts of
-the suite (join the parts with :func:`~webrefs.evals.results.merge_results`).
+the suite (join the parts with :func:`~webrefs.evals.reports.results.merge_results`).
 
 Everything that produced a result is recorded with it: versions, git commit, suite hash,
 options, seed, providers' settings, times.
@@ -18,74 +18,29 @@ import importlib.metadata
 import platform
 import secrets
 import subprocess
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
 import webrefs
-from webrefs import Browser
 from webrefs.errors import InvalidArgumentError, WebrefsError
 
-from .codescope import CodeScope, code_fields
-from .episode import EpisodeOptions, run_episode
-from .prices import Price, episode_cost
-from .providers import Provider, resolve_provider
-from .recording import (
-    FENCE_KEY_FILE,
-    CassetteMode,
-    cassette_path,
-    provider_slug,
-    read_fence_key,
-    write_fence_key,
+from ..models.providers import Provider, resolve_provider
+from ..models.recording import FENCE_KEY_FILE, read_fence_key, write_fence_key
+from ..reports.results import (
+    Episode,
+    Results,
+    RunInfo,
+    SuiteInfo,
+    load_results,
+    resummarize,
+    summarize,
 )
-from .results import Episode, Results, RunInfo, SuiteInfo, load_results, resummarize, summarize
-from .sites import host_resolver_rules, load_handler, origin_host, serve_folder
-from .tasks import LoadedSuite, Task, load_suite
+from ..suite.codescope import CodeScope, code_fields
+from ..suite.tasks import Task, load_suite
+from .plan import Plan, RunOptions, open_browser, site
 
 __all__ = ["RunOptions", "fence_key_for", "run_suite", "select_tasks"]
-
-
-@dataclass(frozen=True)
-class RunOptions:
-    """One eval run."""
-
-    suite: str = "demo"
-    """A builtin suite name or a suite file."""
-    providers: tuple[str | Provider, ...] = ("reference",)
-    """Provider names (``reference``, ``openai:MODEL``, ...) or :class:`Provider` objects."""
-    out: Path = Path("eval-results")
-    """Folder for results.json, the reports, and recorded pages."""
-    episode: EpisodeOptions = field(default_factory=EpisodeOptions)
-    workers: int = 1
-    """Episodes at a time, each in its own context of one browser."""
-    shard: tuple[int, int] | None = None
-    """``(i, n)``: run the i-th (1-based) of n deterministic parts of the suite."""
-    tasks: tuple[str, ...] | None = None
-    """Only these task ids."""
-    resume: bool = False
-    """Keep the episodes already in ``out/results.json`` and run the rest."""
-    pages: Path | None = None
-    """Replay each task's pages from ``pages/<task>.har`` (no site server, no network)."""
-    record: bool = False
-    """Record each task's pages into ``out/pages/<task>.har`` (``pages/<provider>/`` when an
-    LLM provider runs) and the model calls of LLM providers into ``out/cassettes/``."""
-    cassettes: Path | None = None
-    """Replay model calls from ``cassettes/<provider>/<task>.yaml`` (no network for models)."""
-    browser_endpoint: str | None = None
-    """Attach to a running Chromium over CDP instead of launching one."""
-    headless: bool = True
-    prices: dict[str, Price] = field(default_factory=dict)
-    """Price per provider name, for costs (see :mod:`.prices`)."""
-    provider_settings: dict[str, Any] = field(default_factory=dict)
-    """Settings for LLM providers: temperature, seed, max_tokens (output), base_url,
-    text_actions."""
-    allow_code: bool = False
-    """Trust the suite's Python code: its ``site.handler`` and reference ``policy`` may name
-    modules outside webrefs and the suite's folder (``--allow-code``; see
-    :mod:`~webrefs.evals.codescope`). Without it such a suite is refused before anything
-    is imported or run."""
 
 
 def select_tasks(tasks: tuple[Task, ...], *, only: tuple[str, ...] | None,
@@ -125,30 +80,6 @@ def _git_commit() -> str | None:
 
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
-
-
-@contextlib.contextmanager
-def _site(loaded: LoadedSuite, replaying: bool, code: CodeScope) -> Iterator[dict[str, int]]:
-    """The site served locally (host -> port), unless pages are replayed."""
-    site, folder = loaded.suite.site, loaded.site_dir
-    if site is None or folder is None or replaying:
-        yield {}
-        return
-    handler = load_handler(site.handler, code)
-    with serve_folder(folder, handler) as port:
-        yield {origin_host(site.origin): port}
-
-
-async def _open_browser(options: RunOptions, ports: dict[str, int]) -> Browser:
-    if options.browser_endpoint:
-        if ports:
-            raise InvalidArgumentError(
-                "A remote browser cannot reach this machine's site server by its fixed origin.",
-                hint="Record the pages first ('webrefs eval record'), then run with --pages.",
-            )
-        return await Browser.aconnect(options.browser_endpoint)
-    args = [f"--host-resolver-rules={host_resolver_rules(ports)}"]
-    return await Browser.alaunch(headless=options.headless, args=tuple(args))
 
 
 ProgressFn = Callable[[Episode, int, int], None]
@@ -230,25 +161,6 @@ async def run_suite(options: RunOptions, *, progress: ProgressFn | None = None) 
         if calls_of_models:
             write_fence_key(out / "cassettes", fence_key)
 
-    def har_for(folder: Path, provider: Provider, task: Task, *, writing: bool) -> Path:
-        """Baselines share ``<task>.har``; an LLM provider's own recording is in its folder."""
-        own = folder / provider_slug(provider.name) / f"{task.id}.har"
-        if provider.baseline:
-            return folder / f"{task.id}.har"
-        if writing:
-            own.parent.mkdir(parents=True, exist_ok=True)
-            return own
-        return own if own.exists() else folder / f"{task.id}.har"
-
-    def calls_for(provider: Provider, task: Task) -> tuple[Path | None, CassetteMode | None]:
-        if provider.baseline:
-            return None, None
-        if options.record:
-            return cassette_path(out / "cassettes", provider.name, task.id), "record"
-        if options.cassettes is not None:
-            return cassette_path(options.cassettes, provider.name, task.id), "replay"
-        return None, None
-
     run = RunInfo(
         webrefs=webrefs.__version__, git_commit=_git_commit(),
         playwright=importlib.metadata.version("playwright"), python=platform.python_version(),
@@ -277,8 +189,40 @@ async def run_suite(options: RunOptions, *, progress: ProgressFn | None = None) 
         results = resummarize(results)
         results.write(results_path)
 
-    with _site(loaded, replaying=options.pages is not None, code=code) as ports:
-        browser = await _open_browser(options, ports)
+    plan = Plan(options=options, loaded=loaded, fence_key=fence_key, pages_out=pages_out,
+                pages_in=options.pages,
+                cassettes_out=out / "cassettes" if options.record else None,
+                cassettes_in=options.cassettes)
+
+    async def keep(episode: Episode) -> None:
+        async with lock:
+            results.episodes.append(episode)
+            save()
+            if progress is not None:
+                progress(episode, len(results.episodes), total)
+
+    def close() -> None:
+        results.run.finished = _now()
+        results.episodes.sort(key=lambda e: (e.provider, e.task))
+        save()
+
+    if options.ray is not None:
+        from .cluster import run_on_ray
+
+        def started(browser_version: str) -> None:
+            results.run.browser = browser_version
+            save()
+
+        try:
+            await run_on_ray(plan, todo, keep=keep, started=started)
+        except (asyncio.CancelledError, KeyboardInterrupt):
+            results.run.interrupted = True
+            raise
+        finally:
+            close()
+        return results
+    with site(loaded, replaying=options.pages is not None, code=code) as ports:
+        browser = await open_browser(options, ports)
         results.run.browser = browser.version
         save()
         gate = asyncio.Semaphore(options.workers)
@@ -289,68 +233,8 @@ async def run_suite(options: RunOptions, *, progress: ProgressFn | None = None) 
             async with gate:
                 if browser.closed:
                     return
-                if task.own_browser and not options.browser_endpoint:
-                    try:
-                        own = await _open_browser(options, ports)
-                    except WebrefsError as err:
-                        episode = Episode(task=task.id, provider=provider.name, status="error",
-                                          reason=f"no browser of its own: {err.message[:300]}",
-                                          tags=list(task.tags))
-                    else:
-                        try:
-                            episode = await _episode(own, task, provider)
-                        finally:
-                            with contextlib.suppress(WebrefsError):
-                                await own.aclose()
-                elif task.own_browser:  # one browser for all: such episodes take turns
-                    async with alone:
-                        episode = await _episode(browser, task, provider)
-                else:
-                    episode = await _episode(browser, task, provider)
-                cost = episode_cost(options.prices.get(provider.name), episode.prompt_tokens,
-                                    episode.completion_tokens)
-                if cost is not None:
-                    episode = episode.model_copy(update={"cost_usd": cost})
-            async with lock:
-                results.episodes.append(episode)
-                save()
-                if progress is not None:
-                    progress(episode, len(results.episodes), total)
-
-        async def _episode(where: Browser, task: Task, provider: Provider) -> Episode:
-            """One episode in ``where``; what goes wrong is in the episode, never raised."""
-            calls, calls_mode = calls_for(provider, task)
-            running = asyncio.ensure_future(run_episode(
-                where, loaded, task, provider, options.episode,
-                record_har=har_for(pages_out, provider, task, writing=True)
-                if pages_out else None,
-                replay_har=har_for(options.pages, provider, task, writing=False)
-                if options.pages else None,
-                calls=calls, calls_mode=calls_mode, fence_key=fence_key,
-            ))
-            try:
-                while not running.done():  # a dead browser may leave a call waiting forever
-                    await asyncio.wait([running], timeout=0.5)
-                    if where.closed and not running.done():
-                        running.cancel()
-                        with contextlib.suppress(asyncio.CancelledError, Exception):
-                            await running
-            except asyncio.CancelledError:  # interrupted: the episode ends before its browser
-                running.cancel()
-                with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await running
-                raise
-            if running.cancelled():
-                return Episode(task=task.id, provider=provider.name, status="error",
-                               reason="the browser closed during the episode",
-                               tags=list(task.tags))
-            failed = running.exception()
-            if failed is not None:  # never expected (an episode reports what goes wrong)
-                return Episode(task=task.id, provider=provider.name, status="error",
-                               reason=f"{type(failed).__name__}: "
-                                      f"{' '.join(str(failed).split())[:300]}",
-                               tags=list(task.tags))
-            return running.result()
+                episode = await plan.play_task(browser, ports, task, provider, alone)
+            await keep(episode)
 
         jobs = [asyncio.ensure_future(one(t, p)) for t, p in todo]
         try:
@@ -361,11 +245,9 @@ async def run_suite(options: RunOptions, *, progress: ProgressFn | None = None) 
             results.run.interrupted = True
             raise
         finally:
-            results.run.finished = _now()
             if browser.closed and len(results.episodes) < total:
                 results.run.interrupted = True
-            results.episodes.sort(key=lambda e: (e.provider, e.task))
-            save()
+            close()
             with contextlib.suppress(WebrefsError):
                 await browser.aclose()
     if results.run.interrupted:

@@ -1,6 +1,7 @@
 """A scripted LangChain chat model, for running a webrefs agent offline (no API key).
 
-It plays a task's reference solution (:class:`webrefs.evals.scripted.ScriptedModel`): each turn it
+It plays a task's reference solution
+(:class:`webrefs.evals.baselines.scripted.ScriptedModel`): each turn it
 reads the tool messages it was sent, finds the refs it needs in the latest snapshot text, and
 answers with an ``AIMessage`` carrying the next tool call, then with the final answer. Use it
 in place of a real model in quick starts, examples and tests::
@@ -21,13 +22,13 @@ try:
     from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
     from langchain_core.outputs import ChatGeneration, ChatResult
 except ImportError as exc:  # pragma: no cover - exercised by a subprocess test
-    raise missing_extra("webrefs.evals.langchain_scripted", "langchain") from exc
+    raise missing_extra("webrefs.evals.baselines.langchain_scripted", "langchain") from exc
 
 from pydantic import Field, PrivateAttr
 
+from ..suite.tasks import Task
 from .offline_model import OfflineChatModel, message_text
 from .scripted import ScriptedModel
-from .tasks import Task
 
 __all__ = ["ScriptedChatModel", "TextScriptedChatModel"]
 

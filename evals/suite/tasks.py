@@ -227,7 +227,7 @@ class PolicyStep(_Model):
     that reads the goal and what the tools return (never the page itself) and decides each
     call. It is the only step of its reference. The module is webrefs' own or one in the
     suite's folder (elsewhere only with ``--allow-code``: see
-    :mod:`~webrefs.evals.codescope`)."""
+    :mod:`~webrefs.evals.suite.codescope`)."""
 
     policy: str = Field(pattern=r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*$")
 
@@ -335,9 +335,9 @@ class Site(_Model):
     """The fixed origin the site is served under (a ``.test`` host, mapped to loopback)."""
     handler: str | None = Field(None, pattern=r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*$")
     """``module:Class`` of a request handler with server-side behaviour (forms, sessions,
-    validation): a subclass of :class:`~webrefs.evals.sites.SiteHandler`, in webrefs or in
+    validation): a subclass of :class:`~webrefs.evals.running.sites.SiteHandler`, in webrefs or in
     a module in the suite's folder (elsewhere only with ``--allow-code``: see
-    :mod:`~webrefs.evals.codescope`). Without one the folder is served as static files."""
+    :mod:`~webrefs.evals.suite.codescope`). Without one the folder is served as static files."""
 
 
 class Suite(_Model):
@@ -425,7 +425,7 @@ def _hash(path: Path, site: Path | None) -> str:
 
 def load_suite(name_or_path: str | Path) -> LoadedSuite:
     """A builtin suite by name (``demo``) or a suite file by path, validated, its site
-    confined to its folder (see :mod:`~webrefs.evals.inputs`). Nothing it names is
+    confined to its folder (see :mod:`~webrefs.evals.suite.inputs`). Nothing it names is
     imported."""
     builtin = builtin_suites()
     key = str(name_or_path)

@@ -1,0 +1,164 @@
+"""Episodes on a Ray cluster (``--ray``): the same results as a local run, recordings sent to
+the workers and brought back, a worker that dies retried once, and clear words for a cluster
+that cannot be reached or a machine without Ray.
+
+One local cluster of two worker processes serves the module (no dashboard, a small object
+store); every page is served on the workers' own loopback.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+import sys
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+import ray  # the ray extra is in [all]
+from webrefs.evals.models.providers import Provider, resolve_provider
+from webrefs.evals.reports.results import Results, load_results
+from webrefs.evals.running.runner import RunOptions, run_suite
+from webrefs.evals.suite.tasks import Task
+
+from tests.evals.test_runner import comparable
+from tests.helpers.paths import ROOT
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+# Tasks of four builtin sites: the whole suite takes minutes on a 2-core machine.
+TASKS = ("shop-two-mugs", "mail-door-code", "admin-dark-mode", "wiki-mill-restored")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def cluster() -> Any:
+    ray.init(num_cpus=2, include_dashboard=False, object_store_memory=80 * 2**20,
+             log_to_driver=False, configure_logging=False,
+             runtime_env={"env_vars": {"PYTHONPATH": str(ROOT)}})
+    yield
+    ray.shutdown()
+
+
+def run(out: Path, **changes: Any) -> Results:
+    options = RunOptions(suite="builtin", out=out, tasks=TASKS, workers=2, **changes)
+    return asyncio.run(run_suite(options))
+
+
+def test_builtin_tasks_give_the_same_results_locally_and_on_ray(tmp_path: Path) -> None:
+    local = run(tmp_path / "local")
+    on_ray = run(tmp_path / "ray", ray="local")
+    assert {e.status for e in local.episodes} == {"success"}
+    assert comparable(on_ray) == comparable(local)
+    assert on_ray.run.browser == local.run.browser
+
+
+@pytest.fixture(scope="module")
+def recorded(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Results]:
+    """The tasks recorded on the Ray workers (pages only: the reference makes no model
+    calls)."""
+    out = tmp_path_factory.mktemp("rec")
+    return out, run(out, record=True, ray="local")
+
+
+def test_recordings_made_on_the_workers_come_back(recorded: tuple[Path, Results]) -> None:
+    out, results = recorded
+    pages = out / "pages"
+    assert sorted(p.stem for p in pages.glob("*.har")) == sorted(TASKS)
+    assert (pages / "fence.key").is_file()
+    assert {e.status for e in results.episodes} == {"success"}
+    assert results.run.pages == "record"
+
+
+def test_a_replay_on_ray_equals_a_local_replay(recorded: tuple[Path, Results],
+                                               tmp_path: Path) -> None:
+    pages = recorded[0] / "pages"  # sent to the workers with each episode
+    local = run(tmp_path / "replay-local", pages=pages)
+    on_ray = run(tmp_path / "replay-ray", pages=pages, ray="local")
+    assert local.run.pages == on_ray.run.pages == "replay"
+    assert {e.status for e in on_ray.episodes} == {"success"}
+    assert comparable(on_ray, marker=True) == comparable(local, marker=True)
+
+
+def test_ctrl_c_keeps_what_finished_and_resume_runs_the_rest(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    options = RunOptions(suite="builtin", out=out, tasks=TASKS, workers=1, ray="local")
+
+    async def interrupted() -> None:
+        me = asyncio.current_task()
+        assert me is not None
+
+        def stop_after_one(episode: Any, done: int, total: int) -> None:
+            me.cancel()  # as Ctrl-C does to the run
+
+        with pytest.raises(asyncio.CancelledError):
+            await run_suite(options, progress=stop_after_one)
+
+    asyncio.run(interrupted())
+    kept = load_results(out / "results.json")
+    assert kept.run.interrupted
+    assert [e.status for e in kept.episodes] == ["success"]
+    ran: list[str] = []
+    resumed = asyncio.run(run_suite(replace(options, resume=True, workers=2),
+                                    progress=lambda e, done, total: ran.append(e.task)))
+    assert sorted(ran) == sorted(set(TASKS) - {kept.episodes[0].task})
+    assert {e.task: e.status for e in resumed.episodes} == dict.fromkeys(TASKS, "success")
+
+
+def _dying(marker: Path, times: int) -> Provider:
+    """The reference provider, whose worker process dies at the start of its first
+    ``times`` episodes of ``mail-door-code`` (counted in ``marker``)."""
+    reference = resolve_provider("reference")
+
+    def make_model(task: Task) -> Any:
+        if task.id == "mail-door-code":
+            count = len(marker.read_text()) if marker.exists() else 0
+            if count < times:
+                marker.write_text("x" * (count + 1))
+                os._exit(1)
+        return reference.make_model(task)
+
+    return replace(reference, make_model=make_model)
+
+
+def test_an_episode_whose_worker_died_is_tried_again(tmp_path: Path) -> None:
+    marker = tmp_path / "deaths"
+    results = run(tmp_path / "out", ray="local", providers=(_dying(marker, 1),))
+    assert marker.read_text() == "x"  # it died once
+    assert {e.task: e.status for e in results.episodes} == dict.fromkeys(TASKS, "success")
+
+
+def test_an_episode_whose_worker_died_twice_is_an_error(tmp_path: Path) -> None:
+    marker = tmp_path / "deaths"
+    results = run(tmp_path / "out", ray="local", providers=(_dying(marker, 2),))
+    by_task = {e.task: e for e in results.episodes}
+    assert len(by_task) == len(TASKS)  # nothing else lost
+    died = by_task.pop("mail-door-code")
+    assert died.status == "error"
+    assert died.reason.startswith("its Ray worker died twice:"), died.reason
+    assert {e.status for e in by_task.values()} == {"success"}
+
+
+def _cli(*args: str, prelude: str = "") -> subprocess.CompletedProcess[str]:
+    code = (f"{prelude}\nimport sys\nfrom webrefs.cli import main\n"
+            f"sys.exit(main({list(args)!r}))")
+    env = {**os.environ, "RAY_ADDRESS": ""}
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=90, env=env, cwd=ROOT)
+
+
+def test_an_unreachable_cluster_is_one_clear_line(tmp_path: Path) -> None:
+    proc = _cli("eval", "run", "--suite", "demo", "--out", str(tmp_path / "out"),
+                "--ray", "127.0.0.1:9")
+    assert proc.returncode != 0
+    assert "Could not reach the Ray cluster at '127.0.0.1:9'" in proc.stderr, proc.stderr
+    assert "Traceback" not in proc.stderr + proc.stdout
+
+
+def test_without_ray_the_message_says_what_to_install(tmp_path: Path) -> None:
+    proc = _cli("eval", "run", "--suite", "demo", "--out", str(tmp_path / "out"),
+                "--ray", "local", prelude="import sys; sys.modules['ray'] = None")
+    assert proc.returncode != 0
+    assert "pip install 'webrefs[ray]'" in proc.stderr, proc.stderr
+    assert "Traceback" not in proc.stderr + proc.stdout
