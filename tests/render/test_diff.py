@@ -32,10 +32,14 @@ def test_text_diff_lists_changed_added_removed_by_ref() -> None:
     out = diff_snapshots(render(a), render(b))
     assert out.split("\n") == [
         "[diff] url=https://shop.test/search?q=gold changed=2 added=1 removed=1",
-        '~ button "Find" [ref=e5]  (was: button "Search" [ref=e5])',
-        '~ checkbox "In stock only" [ref=e6]  (was: checkbox "In stock only" [checked] [ref=e6])',
-        '+ link "Cart (1)" [ref=e20]',
+        "in navigation:",
+        '  + link "Cart (1)" [ref=e20]',
+        "in search:",
+        '  ~ button "Find" [ref=e5]  (was: button "Search")',
+        "in main:",
+        '  ~ checkbox "In stock only" [ref=e6]  (was: checkbox "In stock only" [checked])',
         '- link "Account" [ref=e2]',
+        "unchanged: 9 other elements",
     ]
 
 
