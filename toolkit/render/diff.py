@@ -206,8 +206,8 @@ def diff_snapshots(before: Snapshot | None, after: Snapshot, *, max_tokens: int 
         else:
             context, indent = None, ""
         if mark == "~":
-            was = old_by_ref[e.ref].line if e.ref else ""
-            body.append(f"{indent}~ {e.line}  (was: {_without_ref(was)})")
+            old_line = old_by_ref[e.ref].line if e.ref else ""
+            body.append(f"{indent}~ {e.line}  (was: {_without_ref(old_line)})")
         else:
             body.append(f"{indent}+ {e.line}")
     body += [f"- {e.line}" for e in removed]
