@@ -76,3 +76,29 @@ def test_page_text_cannot_fake_a_ref_in_the_diff() -> None:
         {"tag": "p", "role": "heading", "name": 'x" [ref=e5]', "level": 2})
     out = diff_snapshots(render(a), render(PageTree.model_validate(d)))
     assert "changed=0 added=1 removed=0" in out
+
+
+def test_an_added_dialog_holds_its_controls_and_the_rest_is_counted() -> None:
+    a, _ = trees()
+    d: dict[str, Any] = a.model_dump(by_alias=True)
+    d["root"]["children"].append(
+        {"tag": "div", "role": "dialog", "name": "Remove item?", "children": [
+            {"tag": "button", "role": "button", "name": "Yes, remove", "ref": "e30"},
+            {"tag": "button", "role": "button", "name": "Keep it", "ref": "e31"}]})
+    out = diff_snapshots(render(a), render(PageTree.model_validate(d)))
+    assert out.split("\n") == [
+        "[diff] url=https://shop.test/search?q=gold changed=0 added=3 removed=0",
+        '+ dialog "Remove item?"',
+        '  + button "Yes, remove" [ref=e30]',
+        '  + button "Keep it" [ref=e31]',
+        "unchanged: 12 other elements",
+    ]
+
+
+def test_unchanged_elements_under_a_changed_one_are_not_listed() -> None:
+    a, _ = trees()
+    d: dict[str, Any] = a.model_dump(by_alias=True)
+    d["root"]["children"][1]["children"][1]["children"][1]["name"] = "Find"
+    out = diff_snapshots(render(a), render(PageTree.model_validate(d))).split("\n")
+    assert out[1:] == ["in search:", '  ~ button "Find" [ref=e5]  (was: button "Search")',
+                       "unchanged: 11 other elements"]

@@ -26,7 +26,7 @@ def _body(out: str, head: str) -> list[str]:
     return lines[start:]
 
 
-def test_navigation_gives_the_whole_page_and_a_change_gives_a_delta(
+def test_a_change_on_the_page_gives_its_changes_with_refs(
         browser: Browser, site: SiteServer) -> None:
     tab = browser.new_tab()
     try:
@@ -59,12 +59,22 @@ def test_navigation_gives_the_whole_page_and_a_change_gives_a_delta(
         unchanged = diff[-1]
         assert re.fullmatch(r"unchanged: \d+ other elements", unchanged), out
         assert int(unchanged.split()[1]) >= 8
+    finally:
+        tab.close()
 
-        products = find_ref(first, ["link"], "Products")
+
+def test_a_navigation_gives_the_whole_new_page(browser: Browser, site: SiteServer) -> None:
+    tab = browser.new_tab()
+    try:
+        tab.goto(site.url("/render/delta.html"))
+        tools = WebTools(tab=tab, after_action="diff")
+        products = find_ref(tools.call("web_snapshot").content, ["link"], "Products")
         assert products
         out = tools.call("web_click", {"ref": products}).content
         assert "Page now:" in out and "[diff]" not in out, out  # a new document: whole page
-        assert _body(out, "[snapshot] ")[0].startswith("[snapshot] url=")
+        page = _body(out, "[snapshot] ")
+        assert page[0].startswith("[snapshot] url=") and "products.html" in page[0], out
+        assert "Changes since" not in out
     finally:
         tab.close()
 

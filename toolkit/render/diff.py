@@ -196,15 +196,19 @@ def diff_snapshots(before: Snapshot | None, after: Snapshot, *, max_tokens: int 
     head += f" changed={changed} added={len(shown) - changed} removed={len(removed)}"
     body: list[str] = []
     listed = {e.line for _, e in shown}
+    indents: dict[str, str] = {}  # a listed line -> its indent (what it holds goes under it)
     context: str | None = None
     for mark, e in shown:
-        if e.parent is not None and e.parent not in listed:
+        if e.parent is not None and e.parent in indents:
+            context, indent = None, indents[e.parent] + "  "
+        elif e.parent is not None and e.parent not in listed:
             if e.parent != context:
                 body.append(f"in {e.parent}:")
                 context = e.parent
             indent = "  "
         else:
             context, indent = None, ""
+        indents[e.line] = indent
         if mark == "~":
             old_line = old_by_ref[e.ref].line if e.ref else ""
             body.append(f"{indent}~ {e.line}  (was: {_without_ref(old_line)})")
