@@ -22,11 +22,12 @@ reference solution three ways, in one run of this script:
 
 ``--deltas`` measures ``after_action="diff"`` against ``"none"`` only (no peer), adding a
 third way: **diff, snapshots the action answered left out**: the reference calls played
-through webrefs' tools with ``after_action="diff"`` (same fresh context as the peer replay),
-where a bare ``web_snapshot`` step right after an action is left out, as a model that reads
-the action's answer (the whole page after a navigation, else the changes) need not ask for
-the page again. The player reads refs from the changes' added and changed lines as well as
-from every outline before; success is checked as in the suite.
+through webrefs' tools with ``after_action="diff"`` (same fresh context as the peer replay,
+the harness's consent), where a bare ``web_snapshot`` step right after an action whose
+result carried the active tab's page or its changes is left out, as a model that reads the
+action's answer (the whole page after a navigation, else the changes) need not ask for the
+page again. The player reads refs from the changes' added and changed lines as well as from
+every outline before; success is checked as in the suite.
 
 Tokens are o200k_base (``webrefs.render.tokens.count_tokens``). Tool schemas and the user's
 goal are not counted (the same on both sides, or the peer's own). Where the webrefs tokens go:
@@ -239,21 +240,22 @@ async def delta_task(browser: Browser, loaded: LoadedSuite, task: Task, system: 
         await ctx.anew_tab(loaded.start_url(task))
         tools = WebTools(ctx, after_action="diff")
         model = ScriptedModel(task)
-        kept = []
-        for step in model.calls:
-            if (step.tool == "web_snapshot" and not step.args and kept
-                    and kept[-1].tool in ACTIONS_ANSWERED):
-                continue
-            kept.append(step)
-        model.calls = tuple(kept)
         observation: str | None = None
+        answered = False  # the last result carried the page or its changes, of the active tab
         while True:
+            at = len(model.log)  # the step the player is at
+            if answered and at < len(model.calls) and model.calls[at].tool == "web_snapshot" \
+                    and not model.calls[at].args:
+                model.calls = model.calls[:at] + model.calls[at + 1:]
             call = model.next_call(observation)
             if call is None:
                 break
             name, args = call
             out = await tools.arun(name, args)
             observation = readable(out.content)
+            answered = (name in ACTIONS_ANSWERED and (DIFF_HEAD in out.content
+                                                      or SNAP_HEAD in out.content)
+                        and "the active tab changed" not in out.content)
             tokens = count_tokens(out.content)
             side.steps += 1
             if name == "web_snapshot" and not out.is_error:

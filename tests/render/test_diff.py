@@ -31,7 +31,7 @@ def test_text_diff_lists_changed_added_removed_by_ref() -> None:
     a, b = trees()
     out = diff_snapshots(render(a), render(b))
     assert out.split("\n") == [
-        "[diff] url=https://shop.test/search?q=gold changed=2 added=1 removed=1",
+        "[diff] changed=2 added=1 removed=1",
         "in navigation:",
         '  + link "Cart (1)" [ref=e20]',
         "in search:",
@@ -87,7 +87,7 @@ def test_an_added_dialog_holds_its_controls_and_the_rest_is_counted() -> None:
             {"tag": "button", "role": "button", "name": "Keep it", "ref": "e31"}]})
     out = diff_snapshots(render(a), render(PageTree.model_validate(d)))
     assert out.split("\n") == [
-        "[diff] url=https://shop.test/search?q=gold changed=0 added=3 removed=0",
+        "[diff] changed=0 added=3 removed=0",
         '+ dialog "Remove item?"',
         '  + button "Yes, remove" [ref=e30]',
         '  + button "Keep it" [ref=e31]',
@@ -102,3 +102,11 @@ def test_unchanged_elements_under_a_changed_one_are_not_listed() -> None:
     out = diff_snapshots(render(a), render(PageTree.model_validate(d))).split("\n")
     assert out[1:] == ["in search:", '  ~ button "Find" [ref=e5]  (was: button "Search")',
                        "unchanged: 11 other elements"]
+
+
+def test_a_moved_focus_alone_is_no_change() -> None:
+    a, _ = trees()
+    d: dict[str, Any] = a.model_dump(by_alias=True)
+    d["root"]["children"][1]["children"][1]["children"][1]["states"] = {"focused": True}
+    out = diff_snapshots(render(a), render(PageTree.model_validate(d)))
+    assert out.split("\n") == ["[diff] changed=0 added=0 removed=0", "(no change)"]

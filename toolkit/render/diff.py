@@ -100,6 +100,13 @@ class _Entry:
     top level."""
     index: int
     """Its place in document order."""
+    key: str = ""
+    """What is compared: the line without the focus, which moves with every action and is
+    said by the action's own result (empty: the line itself)."""
+
+    @property
+    def same(self) -> str:
+        return self.key or self.line
 
 
 def _entries(tree_of: RenderedFrom, options: RenderedFrom, fmt: str) -> list[_Entry]:
@@ -123,16 +130,19 @@ def _entries(tree_of: RenderedFrom, options: RenderedFrom, fmt: str) -> list[_En
     entries: list[_Entry] = []
     for it in items:
         if it.kind == CANDIDATE:
-            line = out.node(0, it.role, it.name, states(it.node),
-                            details(it.node, it.role, tree.url, options.max_text_per_node,
-                                    it.hint) + list(it.facts),
-                            it.ref, False)
+            shown = states(it.node)
+            facts = details(it.node, it.role, tree.url, options.max_text_per_node,
+                            it.hint) + list(it.facts)
+            line = out.node(0, it.role, it.name, shown, facts, it.ref, False)
+            unfocused = [st for st in shown if st[0] != "focused"]
+            key = (out.node(0, it.role, it.name, unfocused, facts, it.ref, False)
+                   if len(unfocused) != len(shown) else line)
         elif it.role in DIALOG_ROLES or (not options.compact and it.role != "generic"):
-            line = out.node(0, it.role, it.name, [], [], None, False)
+            line = key = out.node(0, it.role, it.name, [], [], None, False)
         else:
             continue
         parent = holder(it.parent) if it.parent >= 0 else None
-        entries.append(_Entry(strip(line), it.ref, parent, it.idx))
+        entries.append(_Entry(strip(line), it.ref, parent, it.idx, strip(key)))
     return entries
 
 
@@ -158,9 +168,11 @@ def diff_snapshots(before: Snapshot | None, after: Snapshot, *, max_tokens: int 
     else:
         old_refs, old_plain, _ = snapshot_lines(before)
         new_refs, new_plain, new_url = snapshot_lines(after)
-        old = [_Entry(line, r, None, i) for i, (r, line) in enumerate(old_refs.items())]
+        old = [_Entry(line, r, None, i, _unfocused(line))
+               for i, (r, line) in enumerate(old_refs.items())]
         old += [_Entry(line, None, None, len(old) + i) for i, line in enumerate(old_plain)]
-        new = [_Entry(line, r, None, i) for i, (r, line) in enumerate(new_refs.items())]
+        new = [_Entry(line, r, None, i, _unfocused(line))
+               for i, (r, line) in enumerate(new_refs.items())]
         new += [_Entry(line, None, None, len(new) + i) for i, line in enumerate(new_plain)]
 
     old_by_ref = {e.ref: e for e in old if e.ref}
@@ -174,7 +186,7 @@ def diff_snapshots(before: Snapshot | None, after: Snapshot, *, max_tokens: int 
             was = old_by_ref.get(e.ref)
             if was is None:
                 shown.append(("+", e))
-            elif was.line != e.line:
+            elif was.same != e.same:
                 shown.append(("~", e))
             else:
                 unchanged += 1
@@ -190,9 +202,9 @@ def diff_snapshots(before: Snapshot | None, after: Snapshot, *, max_tokens: int 
             removed.append(e)
     changed = sum(1 for mark, _ in shown if mark == "~")
 
-    head = f"[diff] url={new_url}"
-    if new_url != old_url:
-        head += f" (navigated from {old_url})"
+    head = "[diff]"
+    if new_url != old_url:  # on the same page the address is known already
+        head += f" url={new_url} (navigated from {old_url})"
     head += f" changed={changed} added={len(shown) - changed} removed={len(removed)}"
     body: list[str] = []
     listed = {e.line for _, e in shown}
@@ -237,6 +249,11 @@ def diff_snapshots(before: Snapshot | None, after: Snapshot, *, max_tokens: int 
         out.pop(-2 if len(out) > 2 else -1)
         text = "\n".join(out)
     return counter.head(text, max_tokens)
+
+
+def _unfocused(line: str) -> str:
+    """A line of a snapshot's own text without its focus state."""
+    return line.replace(" [focused]", "").replace(',"focused":true', "")
 
 
 def _without_ref(line: str) -> str:
