@@ -31,11 +31,15 @@ def test_text_diff_lists_changed_added_removed_by_ref() -> None:
     a, b = trees()
     out = diff_snapshots(render(a), render(b))
     assert out.split("\n") == [
-        "[diff] url=https://shop.test/search?q=gold changed=2 added=1 removed=1",
-        '~ button "Find" [ref=e5]  (was: button "Search" [ref=e5])',
-        '~ checkbox "In stock only" [ref=e6]  (was: checkbox "In stock only" [checked] [ref=e6])',
-        '+ link "Cart (1)" [ref=e20]',
+        "[diff] changed=2 added=1 removed=1",
+        "in navigation:",
+        '  + link "Cart (1)" [ref=e20]',
+        "in search:",
+        '  ~ button "Find" [ref=e5]  (was: button "Search")',
+        "in main:",
+        '  ~ checkbox "In stock only" [ref=e6]  (was: checkbox "In stock only" [checked])',
         '- link "Account" [ref=e2]',
+        "unchanged: 9 other elements",
     ]
 
 
@@ -72,3 +76,37 @@ def test_page_text_cannot_fake_a_ref_in_the_diff() -> None:
         {"tag": "p", "role": "heading", "name": 'x" [ref=e5]', "level": 2})
     out = diff_snapshots(render(a), render(PageTree.model_validate(d)))
     assert "changed=0 added=1 removed=0" in out
+
+
+def test_an_added_dialog_holds_its_controls_and_the_rest_is_counted() -> None:
+    a, _ = trees()
+    d: dict[str, Any] = a.model_dump(by_alias=True)
+    d["root"]["children"].append(
+        {"tag": "div", "role": "dialog", "name": "Remove item?", "children": [
+            {"tag": "button", "role": "button", "name": "Yes, remove", "ref": "e30"},
+            {"tag": "button", "role": "button", "name": "Keep it", "ref": "e31"}]})
+    out = diff_snapshots(render(a), render(PageTree.model_validate(d)))
+    assert out.split("\n") == [
+        "[diff] changed=0 added=3 removed=0",
+        '+ dialog "Remove item?"',
+        '  + button "Yes, remove" [ref=e30]',
+        '  + button "Keep it" [ref=e31]',
+        "unchanged: 12 other elements",
+    ]
+
+
+def test_unchanged_elements_under_a_changed_one_are_not_listed() -> None:
+    a, _ = trees()
+    d: dict[str, Any] = a.model_dump(by_alias=True)
+    d["root"]["children"][1]["children"][1]["children"][1]["name"] = "Find"
+    out = diff_snapshots(render(a), render(PageTree.model_validate(d))).split("\n")
+    assert out[1:] == ["in search:", '  ~ button "Find" [ref=e5]  (was: button "Search")',
+                       "unchanged: 11 other elements"]
+
+
+def test_a_moved_focus_alone_is_no_change() -> None:
+    a, _ = trees()
+    d: dict[str, Any] = a.model_dump(by_alias=True)
+    d["root"]["children"][1]["children"][1]["children"][1]["states"] = {"focused": True}
+    out = diff_snapshots(render(a), render(PageTree.model_validate(d)))
+    assert out.split("\n") == ["[diff] changed=0 added=0 removed=0", "(no change)"]

@@ -28,7 +28,9 @@ def test_fill_on_a_long_page_diffs_only_what_changed(browser: Browser, site: Sit
         start = next(i for i, ln in enumerate(lines) if ln.startswith("[diff] "))
         diff = [ln for ln in lines[start:] if not ln.startswith("<<<")]
         assert "changed=1 added=0 removed=0" in diff[0], out
-        assert diff[1].startswith('~ textbox "Email"') and 'value="a@b.test"' in diff[1], out
-        assert len(diff) == 2, out
+        assert diff[1] == "in form:", out  # the line of the element holding it
+        assert diff[2].startswith('  ~ textbox "Email"') and 'value="a@b.test"' in diff[2], out
+        assert diff[3].startswith("unchanged: ") and diff[3].endswith(" other elements"), out
+        assert len(diff) == 4, out
     finally:
         tab.close()

@@ -1,9 +1,12 @@
 """What changed between two snapshots, by ref, in a few lines.
 
 ``diff_snapshots(before, after)`` compares two pages element by element (a ref's line,
-whatever its position) and lists changed lines first, then added, then removed, within a token
-budget. Lines without a ref (content, dialogs) are compared as a multiset of texts. Works on
-both formats. Pure.
+whatever its position) and lists, within a token budget: changed and added elements in the
+new page's order, each with its ref, under the line of the element holding it (``in form
+"Checkout":``) unless that line is itself listed; then removed ones, named with their refs;
+then one line counting the elements that did not change (``unchanged: 41 other elements``).
+Lines without a ref (content, dialogs) are compared as a multiset of texts. Works on both
+formats. Pure.
 
 What is compared is the whole page, not what each snapshot's budget kept: snapshots made by
 :func:`~webrefs.render` carry the tree they were rendered from (``Snapshot.source``), and both
@@ -19,6 +22,7 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
+from dataclasses import dataclass
 
 from ..errors import InvalidArgumentError
 from ..models import RenderedFrom, Snapshot
@@ -75,30 +79,71 @@ def page_lines(tree_of: RenderedFrom, options: RenderedFrom, fmt: str
     with ``options``' settings, in the line form of :func:`snapshot_lines`. No budget: an
     element is here whether or not a snapshot kept it. Lines without a ref are content and
     dialogs (other structure only when ``compact`` is off, as snapshots draw it then)."""
+    by_ref: dict[str, str] = {}
+    plain: list[str] = []
+    for entry in _entries(tree_of, options, fmt):
+        if entry.ref:
+            by_ref[entry.ref] = entry.line
+        else:
+            plain.append(entry.line)
+    return by_ref, plain
+
+
+@dataclass(frozen=True)
+class _Entry:
+    """One element of a page in line form, with the line of the element holding it."""
+
+    line: str
+    ref: str | None
+    parent: str | None
+    """The line of the nearest element holding it (structure or control), ``None`` at the
+    top level."""
+    index: int
+    """Its place in document order."""
+    key: str = ""
+    """What is compared: the line without the focus, which moves with every action and is
+    said by the action's own result (empty: the line itself)."""
+
+    @property
+    def same(self) -> str:
+        return self.key or self.line
+
+
+def _entries(tree_of: RenderedFrom, options: RenderedFrom, fmt: str) -> list[_Entry]:
     tree = tree_of.tree
     out = FORMATS[fmt]
     layout = build_layout(tree, interactive_only=options.interactive_only,
                           compact=options.compact, max_depth=options.max_depth,
                           max_text=options.max_text_per_node)
-    by_ref: dict[str, str] = {}
-    plain: list[str] = []
-    for it in layout.items:
+    items = layout.items
+
+    def strip(line: str) -> str:
+        # the line form of snapshot_lines: no depth key (json), no "- " (text)
+        return "{" + line[len('{"depth":0,'):] if fmt == "json" else line[2:]
+
+    def holder(i: int) -> str:
+        it = items[i]
         if it.kind == CANDIDATE:
-            line = out.node(0, it.role, it.name, states(it.node),
-                            details(it.node, it.role, tree.url, options.max_text_per_node,
-                                    it.hint) + list(it.facts),
-                            it.ref, False)
+            return strip(out.node(0, it.role, it.name, states(it.node), [], it.ref, False))
+        return strip(out.node(0, it.role, it.label or it.name, it.flags, [], None, False))
+
+    entries: list[_Entry] = []
+    for it in items:
+        if it.kind == CANDIDATE:
+            shown = states(it.node)
+            facts = details(it.node, it.role, tree.url, options.max_text_per_node,
+                            it.hint) + list(it.facts)
+            line = out.node(0, it.role, it.name, shown, facts, it.ref, False)
+            unfocused = [st for st in shown if st[0] != "focused"]
+            key = (out.node(0, it.role, it.name, unfocused, facts, it.ref, False)
+                   if len(unfocused) != len(shown) else line)
         elif it.role in DIALOG_ROLES or (not options.compact and it.role != "generic"):
-            line = out.node(0, it.role, it.name, [], [], None, False)
+            line = key = out.node(0, it.role, it.name, [], [], None, False)
         else:
             continue
-        # the line form of snapshot_lines: no depth key (json), no "- " (text)
-        line = "{" + line[len('{"depth":0,'):] if fmt == "json" else line[2:]
-        if it.ref:
-            by_ref[it.ref] = line
-        else:
-            plain.append(line)
-    return by_ref, plain
+        parent = holder(it.parent) if it.parent >= 0 else None
+        entries.append(_Entry(strip(line), it.ref, parent, it.idx, strip(key)))
+    return entries
 
 
 def diff_snapshots(before: Snapshot | None, after: Snapshot, *, max_tokens: int | None = None,
@@ -114,39 +159,88 @@ def diff_snapshots(before: Snapshot | None, after: Snapshot, *, max_tokens: int 
     counter = TokenCounter(encoding)
     if before is None:
         return counter.head(after.text, max_tokens)
-    old_refs, old_plain, old_url = snapshot_lines(before)
-    new_refs, new_plain, new_url = snapshot_lines(after)
+    _, _, old_url = snapshot_lines(before)
     if before.source is not None and after.source is not None:
         fmt = "json" if after.text.startswith("{") else "text"
-        old_refs, old_plain = page_lines(before.source, after.source, fmt)
-        new_refs, new_plain = page_lines(after.source, after.source, fmt)
-    changed = [(r, old_refs[r], line) for r, line in new_refs.items()
-               if r in old_refs and old_refs[r] != line]
-    added = [line for r, line in new_refs.items() if r not in old_refs]
-    removed = [line for r, line in old_refs.items() if r not in new_refs]
-    plus = Counter(new_plain) - Counter(old_plain)
-    minus = Counter(old_plain) - Counter(new_plain)
-    added += [line for line in new_plain if plus[line] > 0 and not _take(plus, line)]
-    removed += [line for line in old_plain if minus[line] > 0 and not _take(minus, line)]
+        old = _entries(before.source, after.source, fmt)
+        new = _entries(after.source, after.source, fmt)
+        new_url = after.source.tree.url or after.page.url
+    else:
+        old_refs, old_plain, _ = snapshot_lines(before)
+        new_refs, new_plain, new_url = snapshot_lines(after)
+        old = [_Entry(line, r, None, i, _unfocused(line))
+               for i, (r, line) in enumerate(old_refs.items())]
+        old += [_Entry(line, None, None, len(old) + i) for i, line in enumerate(old_plain)]
+        new = [_Entry(line, r, None, i, _unfocused(line))
+               for i, (r, line) in enumerate(new_refs.items())]
+        new += [_Entry(line, None, None, len(new) + i) for i, line in enumerate(new_plain)]
 
-    head = f"[diff] url={new_url}"
-    if new_url != old_url:
-        head += f" (navigated from {old_url})"
-    head += f" changed={len(changed)} added={len(added)} removed={len(removed)}"
+    old_by_ref = {e.ref: e for e in old if e.ref}
+    new_refs_set = {e.ref for e in new if e.ref}
+    plus = Counter(e.line for e in new if not e.ref) - Counter(e.line for e in old if not e.ref)
+    minus = Counter(e.line for e in old if not e.ref) - Counter(e.line for e in new if not e.ref)
+    shown: list[tuple[str, _Entry]] = []  # ("~" | "+", entry), in the new page's order
+    unchanged = 0
+    for e in new:
+        if e.ref:
+            was = old_by_ref.get(e.ref)
+            if was is None:
+                shown.append(("+", e))
+            elif was.same != e.same:
+                shown.append(("~", e))
+            else:
+                unchanged += 1
+        elif plus[e.line] > 0:
+            plus[e.line] -= 1
+            shown.append(("+", e))
+        else:
+            unchanged += 1
+    removed = [e for e in old if e.ref and e.ref not in new_refs_set]
+    for e in old:
+        if not e.ref and minus[e.line] > 0:
+            minus[e.line] -= 1
+            removed.append(e)
+    changed = sum(1 for mark, _ in shown if mark == "~")
+
+    head = "[diff]"
+    if new_url != old_url:  # on the same page the address is known already
+        head += f" url={new_url} (navigated from {old_url})"
+    head += f" changed={changed} added={len(shown) - changed} removed={len(removed)}"
     body: list[str] = []
-    for _, old, new in changed:
-        body.append(f"~ {new}  (was: {old})")
-    body += [f"+ {line}" for line in added]
-    body += [f"- {line}" for line in removed]
+    listed = {e.line for _, e in shown}
+    indents: dict[str, str] = {}  # a listed line -> its indent (what it holds goes under it)
+    context: str | None = None
+    for mark, e in shown:
+        if e.parent is not None and e.parent in indents:
+            context, indent = None, indents[e.parent] + "  "
+        elif e.parent is not None and e.parent not in listed:
+            if e.parent != context:
+                body.append(f"in {e.parent}:")
+                context = e.parent
+            indent = "  "
+        else:
+            context, indent = None, ""
+        indents[e.line] = indent
+        if mark == "~":
+            old_line = old_by_ref[e.ref].line if e.ref else ""
+            body.append(f"{indent}~ {e.line}  (was: {_without_ref(old_line)})")
+        else:
+            body.append(f"{indent}+ {e.line}")
+    body += [f"- {e.line}" for e in removed]
     if not body:
         body = ["(no change)"]
+    tail = f"unchanged: {unchanged} other element{'s' if unchanged != 1 else ''}"
+    if shown or removed:
+        body.append(tail)
     used = counter.exact(head) + 1
     out = [head]
     for i, line in enumerate(body):
         cost = counter.count(line) + 1
         reserve = 0 if i == len(body) - 1 else 16
         if used + cost + reserve > max_tokens:
-            out.append(f"... {len(body) - i} more changes (web_snapshot to see the page)")
+            more = sum(1 for ln in body[i:] if ln.lstrip()[:2] in ("+ ", "~ ", "- "))
+            if more:
+                out.append(f"... {more} more changes (web_snapshot to see the page)")
             break
         out.append(line)
         used += cost
@@ -157,7 +251,13 @@ def diff_snapshots(before: Snapshot | None, after: Snapshot, *, max_tokens: int 
     return counter.head(text, max_tokens)
 
 
-def _take(counts: Counter[str], line: str) -> bool:
-    """Consume one occurrence; returns False so it can sit in a comprehension filter."""
-    counts[line] -= 1
-    return False
+def _unfocused(line: str) -> str:
+    """A line of a snapshot's own text without its focus state."""
+    return line.replace(" [focused]", "").replace(',"focused":true', "")
+
+
+def _without_ref(line: str) -> str:
+    """An element's old line without its ref (the new line right before it names the ref)."""
+    if line.startswith("{"):
+        return line
+    return _REF_AT_END.sub("", line)

@@ -71,6 +71,7 @@ class SnapshotArgs(_Args):
     interactive_only: bool = Field(True, description=_doc("web_snapshot", "interactive_only"))
     scope: str | None = Field(None, description=_doc("web_snapshot", "scope"))
     max_tokens: int | None = Field(None, ge=50, description=_doc("web_snapshot", "max_tokens"))
+    changes_only: bool = Field(False, description=_doc("web_snapshot", "changes_only"))
 
 
 class ClickArgs(_Args):

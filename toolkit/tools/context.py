@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import WebrefsError
 from ..models import ActionResult, Screenshot, Snapshot
 from ..render.diff import diff_snapshots
+from ..render.tokens import TokenCounter
 from ..safety.fence import fence
 from .fmt import format_action
 from .options import ToolOptions
@@ -23,7 +24,7 @@ if TYPE_CHECKING:
     from ..browser import Browser
     from ..tab import Tab
 
-__all__ = ["ModelView", "ToolContext", "ToolOutput"]
+__all__ = ["ModelView", "ToolContext", "ToolOutput", "same_document"]
 
 
 @dataclass(frozen=True)
@@ -127,8 +128,31 @@ class ToolContext:
                 return ToolOutput(format_action(result) + note, result)
         before = self._seen.get(tab.id)
         self.remember(tab, snap)
-        if mode == "snapshot" or before is None:
+        if mode == "snapshot" or not same_document(before, snap, result.navigated):
+            # a new document: the whole page, never a diff of two pages
             return ToolOutput(format_action(result, snapshot_text=self.fence(snap.text)),
                               result)
-        diff = result.diff if result.diff is not None else diff_snapshots(before, snap)
+        assert before is not None
+        diff = diff_snapshots(before, snap)
+        counter = TokenCounter()  # diff_snapshots' encoding
+        if counter.count(diff) >= counter.count(snap.text):
+            return ToolOutput(format_action(result, snapshot_text=self.fence(snap.text)),
+                              result)  # a change so large that the page itself is shorter
         return ToolOutput(format_action(result, diff=self.fence(diff)), result)
+
+    def seen(self, tab: Tab) -> Snapshot | None:
+        """The snapshot the model last saw of ``tab`` (full or as changes), if any."""
+        return self._seen.get(tab.id)
+
+
+def same_document(before: Snapshot | None, after: Snapshot, navigated: bool = False) -> bool:
+    """Whether ``after`` reads the document ``before`` read (no navigation between them): a
+    diff of the two is then the changes on one page."""
+    if before is None or navigated:
+        return False
+    return _document_url(before) == _document_url(after)
+
+
+def _document_url(snap: Snapshot) -> str:
+    url = snap.source.tree.url if snap.source is not None else snap.page.url
+    return url.split("#", 1)[0]

@@ -20,10 +20,11 @@ from pydantic import BaseModel, ValidationError
 from ..errors import ActionTimeoutError, InvalidArgumentError, TabClosedError, WebrefsError
 from ..models import Screenshot
 from ..prompts import tool_description
+from ..render.diff import diff_snapshots
 from ..render.tokens import TokenCounter
 from ..safety.fence import clean_line
 from . import args as A
-from .context import ToolContext, ToolOutput
+from .context import ToolContext, ToolOutput, same_document
 from .fmt import TabLine, describe_validation_error, format_tabs, format_text
 
 if TYPE_CHECKING:
@@ -159,9 +160,17 @@ async def _snapshot(ctx: ToolContext, a: A.SnapshotArgs) -> ToolOutput:
         scope=a.scope,
         max_tokens=a.max_tokens or ctx.options.max_tokens,
     )
+    before = ctx.seen(tab)
     ctx.remember(tab, snap)
     shown = ctx.fenced(snap)
-    return ToolOutput(shown.text, shown)
+    if not a.changes_only:
+        return ToolOutput(shown.text, shown)
+    if before is None or not same_document(before, snap):
+        return ToolOutput("No earlier snapshot of this page to compare with; the whole page:\n"
+                          + shown.text, shown)
+    diff = diff_snapshots(before, snap, max_tokens=a.max_tokens or ctx.options.max_tokens)
+    return ToolOutput("Changes since your last snapshot of this page:\n" + ctx.fence(diff),
+                      shown)
 
 
 def _page_point(ctx: ToolContext, tab: Tab, x: int, y: int) -> tuple[float, float, str]:
