@@ -222,8 +222,14 @@ def _died(ray: Any, exc: BaseException) -> bool:
 
 
 def _cause(exc: BaseException) -> str:
-    text = " ".join(str(exc).split())
-    return f"{type(exc).__name__}: {text[:300]}"
+    """What went wrong on a worker, in one line: the worker's own exception (Ray wraps it with
+    the worker's traceback), a webrefs error by its message."""
+    cause = getattr(exc, "cause", None)
+    cause = cause if isinstance(cause, BaseException) else exc
+    if isinstance(cause, WebrefsError):
+        return cause.message[:300]
+    text = " ".join(str(cause).split())
+    return f"{type(cause).__name__}: {text[:300]}"
 
 
 async def run_on_ray(plan: Plan, todo: list[tuple[Task, Provider]], *,
@@ -246,9 +252,12 @@ async def run_on_ray(plan: Plan, todo: list[tuple[Task, Provider]], *,
         try:
             versions = await asyncio.gather(*(a.start.remote() for a in actors))
         except Exception as exc:  # RayTaskError wrapping the worker's WebrefsError
+            cause = getattr(exc, "cause", None)
+            hint = cause.hint if isinstance(cause, WebrefsError) else None
             raise WebrefsError(f"A Ray worker could not start: {_cause(exc)}",
-                               hint="Each worker needs webrefs and a Chromium "
-                                    "('webrefs doctor' on the worker machine).") from None
+                               hint=hint or "Each worker needs webrefs and a Chromium "
+                                            "('webrefs doctor' on the worker machine)."
+                               ) from None
         started(str(versions[0]))
         queue = collections.deque((t, p, 0) for t, p in todo)
         idle = list(actors)

@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 import ray  # the ray extra is in [all]
+from webrefs.errors import WebrefsError
 from webrefs.evals.models.providers import Provider, resolve_provider
 from webrefs.evals.reports.results import Results, load_results
 from webrefs.evals.running.runner import RunOptions, run_suite
@@ -138,6 +139,19 @@ def test_an_episode_whose_worker_died_twice_is_an_error(tmp_path: Path) -> None:
     assert died.status == "error"
     assert died.reason.startswith("its Ray worker died twice:"), died.reason
     assert {e.status for e in by_task.values()} == {"success"}
+
+
+def test_a_worker_that_cannot_open_its_browser_is_one_clear_error(tmp_path: Path) -> None:
+    """Each worker opens its own browser; when it cannot, the run stops with the worker's
+    reason and hint (not Ray's traceback), and results.json is still written."""
+    with pytest.raises(WebrefsError) as caught:
+        run(tmp_path / "out", ray="local", browser_endpoint="http://127.0.0.1:9")
+    err = caught.value
+    assert err.message.startswith("A Ray worker could not start: A remote browser cannot "
+                                  "reach this machine's site server"), err.message
+    assert "Traceback" not in str(err) and "File " not in str(err)
+    assert err.hint and "--pages" in err.hint
+    assert load_results(tmp_path / "out" / "results.json").episodes == []
 
 
 def _cli(*args: str, prelude: str = "") -> subprocess.CompletedProcess[str]:
