@@ -78,10 +78,10 @@ class Provider:
 
     def mode(self, asked: Mode | None = None) -> Mode:
         """How its episodes see pages: ``asked``, else its capabilities' default (``dom`` for
-        text actions and LlamaIndex, whose loops take no images)."""
+        text actions and LlamaIndex, whose loops take no images, and for baselines)."""
         if asked is not None:
             return asked
-        if self.text_actions or self.kind != "langchain":
+        if self.text_actions or self.kind != "langchain" or self.baseline:
             return "dom"
         return self.capabilities.default_mode
 
@@ -111,6 +111,8 @@ def _reference(code: CodeScope | None = None) -> Provider:
         label="model-free baseline: plays each task's reference solution",
         baseline=True,
         make_model=make,
+        # a policy that needs to see reads the screenshot's pixels in its tool result
+        capabilities=Capabilities(images=True, images_in_tool_results=True),
     )
 
 

@@ -81,7 +81,6 @@ NOT_EXPRESSIBLE: dict[str, str] = {
     "ascending-numbers": _SEE,
     "bisect-angle": _DRAW,
     "circle-center": _POINT,
-    "click-color": _SEE,
     "click-pie": _PIE,
     "click-pie-nodelay": _PIE,
     "click-menu-2": ("in most episodes the goal names the menu item by an icon image, which "
@@ -128,10 +127,15 @@ _STEPS = {"book-flight": 40, "book-flight-nodelay": 40, "email-inbox": 20,
           "form-sequence": 60, "social-media-all": 20, "social-media-some": 20}
 
 
+SEEING: tuple[str, ...] = ("click-color",)
+"""Tasks whose reference reads screenshots: they are offered ``web_screenshot``, and so the
+pointer tools take points of its image (vision mode), to every provider."""
+
 TOOLS: dict[str, tuple[str, ...]] = {
     "click-menu": ("web_hover",),
     **{name: ("web_drag",) for name in ("drag-items", "drag-items-grid", "drag-sort-numbers",
                                         "drag-single-shape", "drag-circle", "drag-box")},
+    **{name: ("web_screenshot",) for name in SEEING},
 }
 """Tools a task needs besides the defaults (a submenu opens only while its parent is
 hovered, and a click on the parent ends the episode; a drag needs ``web_drag``)."""
