@@ -55,8 +55,9 @@ def _centre_colour(image: Image.Image) -> RGB:
 
 
 def click_color(goal: str) -> Play:
-    """"Click on the red colored box.": the nameless boxes are screenshot one by one; the one
-    whose middle is nearest to that colour is clicked."""
+    """"Click on the red colored box.": the nameless boxes are screenshot one by one; of
+    those larger than the goal's own swatch, the one whose middle is nearest to that colour is
+    clicked."""
     want = goal_match(r"Click on the (.+?) colou?red box", goal, "the goal names no colour"
                       ).group(1).strip().lower()
     if want not in CSS_COLOURS:
@@ -68,11 +69,15 @@ def click_color(goal: str) -> Play:
     best: tuple[int, Item] | None = None
     for box in boxes:
         assert box.ref is not None
-        colour = _centre_colour((yield from screenshot(box.ref)))
+        image = yield from screenshot(box.ref)
+        if min(image.size) < 20:  # the goal's own swatch, beside its words
+            continue
+        colour = _centre_colour(image)
         distance = sum((a - b) ** 2 for a, b in zip(colour, CSS_COLOURS[want]))
         if best is None or distance < best[0]:
             best = (distance, box)
-    assert best is not None
+    if best is None:
+        raise stuck("the page shows no box large enough to be a choice")
     yield from click(best[1], f"{want} box")
     return None
 
