@@ -86,8 +86,6 @@ NOT_EXPRESSIBLE: dict[str, str] = {
     "click-menu-2": ("in most episodes the goal names the menu item by an icon image, which "
                      "the utterance's text does not carry (\"the item with the icon\")"),
     "click-shades": _SEE,
-    "click-shape": _SEE,
-    "count-shape": _SEE,
     "count-sides": _SEE,
     "daily-calendar": ("creating an event is a drag across the calendar's half-hour rows "
                        "(press on one, move over another, release), and those rows are empty "
@@ -127,7 +125,7 @@ _STEPS = {"book-flight": 40, "book-flight-nodelay": 40, "email-inbox": 20,
           "form-sequence": 60, "social-media-all": 20, "social-media-some": 20}
 
 
-SEEING: tuple[str, ...] = ("click-color",)
+SEEING: tuple[str, ...] = ("click-color", "click-shape", "count-shape")
 """Tasks whose reference reads screenshots: they are offered ``web_screenshot``, and so the
 pointer tools take points of its image (vision mode), to every provider."""
 

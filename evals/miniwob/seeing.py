@@ -5,13 +5,15 @@ and act on refs or on points of that image (``x, y`` in vision mode), nothing el
 from __future__ import annotations
 
 import io
-from collections.abc import Generator
+from collections.abc import Callable, Generator
+from dataclasses import dataclass
+from typing import Any
 
 from PIL import Image
 
 from .families import goal_match
-from .outline import Item
-from .policy import Call, Play, Policy, Result, click, look, stuck
+from .outline import Item, Outline
+from .policy import Call, Play, Policy, Result, act, click, look, stuck
 
 __all__ = ["POLICIES", "named_colour", "screenshot"]
 
@@ -82,8 +84,186 @@ def click_color(goal: str) -> Play:
     return None
 
 
+SHAPE_COLOURS = ("red", "green", "blue", "aqua", "black", "magenta", "yellow")
+"""The colours MiniWoB++'s shapes are drawn in."""
+
+
+@dataclass(frozen=True)
+class Shape:
+    """What a screenshot of one shape, letter or digit shows."""
+
+    item: Item
+    large: bool
+    colour: str
+    text: str
+    """The letter or digit, or ``circle``, ``rectangle``, ``triangle``."""
+    kind: str
+    """``letter``, ``digit`` or ``shape``."""
+
+    def matches(self, words: list[str]) -> bool:
+        """Whether it is what a description says ("large red circle", "small item",
+        "blue digit", "q")."""
+        rest = list(words)
+        if rest and rest[0] in ("large", "small"):
+            if (rest.pop(0) == "large") != self.large:
+                return False
+        if rest and rest[0] in SHAPE_COLOURS:
+            if rest.pop(0) != self.colour:
+                return False
+        what = " ".join(rest)
+        return what in ("item", "") or what in (self.text, self.kind)
+
+
+def _palette_counts(image: Image.Image) -> dict[str, int]:
+    """How many pixels of ``image`` are (nearly) each shape colour."""
+    counts = dict.fromkeys(SHAPE_COLOURS, 0)
+    for n, pixel in image.getcolors(image.width * image.height) or []:
+        for name in SHAPE_COLOURS:
+            if sum((a - b) ** 2 for a, b in zip(CSS_COLOURS[name], pixel)) < 2000:
+                counts[name] += n
+    return counts
+
+
+def look_at(item: Item) -> Generator[Call, str, Shape]:
+    """A letter or digit's size and colour, from a screenshot of its element (its text is
+    its name)."""
+    if item.ref is None:
+        raise stuck("the letter has no ref")
+    image = yield from screenshot(item.ref)
+    counts = _palette_counts(image)
+    colour = max(counts, key=lambda c: counts[c])
+    name = item.name.strip()
+    return Shape(item, image.size[1] >= 17, colour, name,
+                 "digit" if name.isdigit() else "letter")
+
+
+CELL = 20
+"""MiniWoB++ draws its shapes on a grid of 20 px cells, each centred in its cell, 20 px
+(large) or 10 px (small) across."""
+
+
+def _inside(kind: str, size: int, x: float, y: float) -> float:
+    """How far the point is inside the shape of ``kind`` and ``size`` centred in a cell
+    (negative: outside)."""
+    c, h = CELL / 2, size / 2
+    if kind == "rectangle":
+        return min(h - abs(x - c), h - abs(y - c))
+    if kind == "circle":
+        return h - ((x - c) ** 2 + (y - c) ** 2) ** 0.5
+    # triangle: apex at the top middle, base along the bottom
+    left = (2 * (x - (c - h)) + (y - (c + h))) / 5 ** 0.5
+    right = (2 * ((c + h) - x) + (y - (c + h))) / 5 ** 0.5
+    return min((c + h) - y, left, right)
+
+
+def _cell_shape(pixels: Callable[[int, int], bool]) -> tuple[str, int] | None:
+    """The shape a cell holds (kind, size), when its pixels of one colour fit one exactly."""
+    for size in (CELL, CELL // 2):
+        for kind in ("rectangle", "circle", "triangle"):
+            inside = outside = hits_in = hits_out = 0
+            for y in range(CELL):
+                for x in range(CELL):
+                    d = _inside(kind, size, x + 0.5, y + 0.5)
+                    if d > 1.5:
+                        inside += 1
+                        hits_in += pixels(x, y)
+                    elif d < -1.5 and _inside("rectangle", size + 6, x + 0.5, y + 0.5) > 0:
+                        outside += 1
+                        hits_out += pixels(x, y)
+            if inside and hits_in >= 0.97 * inside and hits_out <= 0.1 * max(outside, 1):
+                return kind, size
+    return None
+
+
+@dataclass(frozen=True)
+class Drawn:
+    """A shape found in a screenshot of the drawing: where (pixels of that image)."""
+
+    shape: Shape
+    x: int
+    y: int
+
+
+def drawn_shapes(area: Item) -> Generator[Call, str, list[Drawn]]:
+    """The rectangles, circles and triangles of the drawing, from one screenshot of it (the
+    last one taken, so its pixels are points to click)."""
+    if area.ref is None:
+        raise stuck("the drawing has no ref")
+    image = yield from screenshot(area.ref)
+    found: list[Drawn] = []
+    for row in range(image.height // CELL):
+        for col in range(image.width // CELL):
+            cell = image.crop((col * CELL, row * CELL, (col + 1) * CELL, (row + 1) * CELL))
+            counts = _palette_counts(cell)
+            colour = max(counts, key=lambda c: counts[c])
+            if counts[colour] < 20:
+                continue
+            want = CSS_COLOURS[colour]
+            px = cell.load()
+            assert px is not None
+
+            def near(x: int, y: int, px: Any = px, want: RGB = want) -> bool:
+                return sum((a - b) ** 2 for a, b in zip(px[x, y], want)) < 2000
+
+            fits = _cell_shape(near)
+            if fits is not None:
+                kind, size = fits
+                found.append(Drawn(Shape(area, size == CELL, colour, kind, "shape"),
+                                   col * CELL + CELL // 2,
+                                   row * CELL + CELL // 2 + (size // 6 if kind == "triangle"
+                                                              else 0)))
+    return found
+
+
+def _drawing(page: Outline) -> Item:
+    area = next((i for i in page.all() if i.attrs.get("hint") == "area_svg"), None)
+    if area is None:
+        raise stuck("the page shows no drawing (area_svg)")
+    return area
+
+
+def _letters(page: Outline) -> Generator[Call, str, list[Shape]]:
+    seen: list[Shape] = []
+    for item in page.all():
+        if item.role != "button" and item.ref is not None and item.name.strip():
+            seen.append((yield from look_at(item)))
+    return seen
+
+
+def click_shape(goal: str) -> Play:
+    """"Click on a large red circle" (or "small item", "blue digit", "q"): the first shape
+    whose screenshot matches."""
+    words = goal_match(r"Click on an? (.+?)\.?$", goal, "the goal names no shape"
+                       ).group(1).split()
+    page = yield from look()
+    for letter in (yield from _letters(page)):
+        if letter.matches(words):
+            yield from click(letter.item, "letter")
+            return None
+    for drawn in (yield from drawn_shapes(_drawing(page))):
+        if drawn.shape.matches(words):
+            yield from act("web_click", x=drawn.x, y=drawn.y)
+            return None
+    raise stuck(f"no shape on the page is a {' '.join(words)}")
+
+
+def count_shape(goal: str) -> Play:
+    """"How many large red items are there?": count the shapes that match, click the
+    button with that number."""
+    words = goal_match(r"How many (.+?)s are there", goal, "the goal names no shape"
+                       ).group(1).split()
+    page = yield from look()
+    letters = yield from _letters(page)
+    drawn = yield from drawn_shapes(_drawing(page))
+    count = sum(s.matches(words) for s in [*letters, *(d.shape for d in drawn)])
+    yield from click(page.first("button", str(count)), f"button {count}")
+    return None
+
+
 POLICIES: dict[str, Policy] = {
     "click-color": click_color,
+    "click-shape": click_shape,
+    "count-shape": count_shape,
 }
 """The reference policy of each of these tasks (by task name)."""
 
