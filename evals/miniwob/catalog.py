@@ -80,7 +80,6 @@ _TREE = ("folders and files look alike in the outline (list items with a name; o
 NOT_EXPRESSIBLE: dict[str, str] = {
     "ascending-numbers": _SEE,
     "bisect-angle": _DRAW,
-    "circle-center": _POINT,
     "click-pie": _PIE,
     "click-pie-nodelay": _PIE,
     "click-menu-2": ("in most episodes the goal names the menu item by an icon image, which "
@@ -100,7 +99,6 @@ NOT_EXPRESSIBLE: dict[str, str] = {
     "highlight-text": _SELECT,
     "highlight-text-2": _SELECT,
     "hot-cold": _POINT,
-    "identify-shape": _SEE,
     "navigate-tree": _TREE,
     "number-checkboxes": _SEE,
     "resize-textarea": _RESIZE,
@@ -125,7 +123,8 @@ _STEPS = {"book-flight": 40, "book-flight-nodelay": 40, "email-inbox": 20,
           "form-sequence": 60, "social-media-all": 20, "social-media-some": 20}
 
 
-SEEING: tuple[str, ...] = ("click-color", "click-shape", "count-shape")
+SEEING: tuple[str, ...] = ("circle-center", "click-color", "click-shape", "count-shape",
+                           "identify-shape")
 """Tasks whose reference reads screenshots: they are offered ``web_screenshot``, and so the
 pointer tools take points of its image (vision mode), to every provider."""
 

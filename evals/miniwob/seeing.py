@@ -11,7 +11,7 @@ from typing import Any
 
 from PIL import Image
 
-from .families import goal_match
+from .families import goal_match, submit
 from .outline import Item, Outline
 from .policy import Call, Play, Policy, Result, act, click, look, stuck
 
@@ -260,7 +260,91 @@ def count_shape(goal: str) -> Play:
     return None
 
 
+def _ink(image: Image.Image, near: RGB | None = None) -> tuple[int, tuple[int, int, int, int]]:
+    """How many pixels of ``image`` are ``near`` that colour (any but white when ``None``),
+    and their bounding box."""
+    px = image.load()
+    assert px is not None
+    count, x0, y0, x1, y1 = 0, image.width, image.height, -1, -1
+    for y in range(image.height):
+        for x in range(image.width):
+            p = px[x, y]
+            hit = (sum((a - b) ** 2 for a, b in zip(p, near)) < 2000 if near is not None
+                   else sum(p) < 600)
+            if hit:
+                count += 1
+                x0, y0, x1, y1 = min(x0, x), min(y0, y), max(x1, x), max(y1, y)
+    return count, (x0, y0, x1, y1)
+
+
+def identify_shape(goal: str) -> Play:
+    """"Click the button that best describes the figure below.": a figure with a name is a
+    letter or a digit; a nameless one is a rectangle, circle or triangle by how much of its
+    box its colour fills (1, pi/4, 1/2)."""
+    page = yield from look()
+    text = next((i.name.strip() for i in page.all() if i.role != "button" and i.name.strip()),
+                None)
+    if text:
+        answer = "Number" if text.isdigit() else "Letter"
+    else:  # the figure's own element (a pointer cursor gives it a ref)
+        figure = next((i for i in page.all() if i.role != "button"), None)
+        if figure is None or figure.ref is None:
+            raise stuck("the page shows no figure")
+        image = yield from screenshot(figure.ref)
+        counts = _palette_counts(image)
+        colour = max(counts, key=lambda c: counts[c])
+        count, (x0, y0, x1, y1) = _ink(image, CSS_COLOURS[colour])
+        if count == 0:
+            raise stuck("the drawing shows no figure")
+        fill = count / ((x1 - x0 + 1) * (y1 - y0 + 1))
+        answer = "Rectangle" if fill > 0.88 else "Circle" if fill > 0.64 else "Triangle"
+    yield from click(page.first("button", answer), f"button {answer!r}")
+    return None
+
+
+def _blobs(image: Image.Image) -> list[tuple[int, int, int, int]]:
+    """The bounding boxes of the connected runs of dark pixels of ``image``."""
+    px = image.load()
+    assert px is not None
+    w, h = image.size
+    dark = {(x, y) for y in range(h) for x in range(w) if sum(px[x, y]) < 600}
+    boxes: list[tuple[int, int, int, int]] = []
+    while dark:
+        todo = [dark.pop()]
+        x0, y0 = x1, y1 = todo[0]
+        while todo:
+            x, y = todo.pop()
+            x0, y0, x1, y1 = min(x0, x), min(y0, y), max(x1, x), max(y1, y)
+            for n in ((x + i, y + j) for i in (-1, 0, 1) for j in (-1, 0, 1)):
+                if n in dark:
+                    dark.remove(n)
+                    todo.append(n)
+        boxes.append((x0, y0, x1, y1))
+    return boxes
+
+
+def circle_center(goal: str) -> Play:
+    """"Find and click on the center of the circle, then press submit.": the middle of the
+    circle's outline in the drawing's screenshot, clicked by point."""
+    page = yield from look()
+    area = next((i for i in page.all() if i.role != "button"), None)
+    if area is None or area.ref is None:
+        raise stuck("the page shows no drawing")
+    # the circle's outline: the largest run of dark pixels as tall as it is wide (the
+    # Submit button's border may reach into the drawing's box)
+    rounds = [b for b in _blobs((yield from screenshot(area.ref)))
+              if abs((b[2] - b[0]) - (b[3] - b[1])) <= 3]
+    if not rounds:
+        raise stuck("the drawing shows no circle")
+    x0, y0, x1, y1 = max(rounds, key=lambda b: b[2] - b[0])
+    yield from act("web_click", x=(x0 + x1) // 2, y=(y0 + y1) // 2)
+    yield from submit(page)
+    return None
+
+
 POLICIES: dict[str, Policy] = {
+    "identify-shape": identify_shape,
+    "circle-center": circle_center,
     "click-color": click_color,
     "click-shape": click_shape,
     "count-shape": count_shape,
