@@ -330,14 +330,24 @@ def circle_center(goal: str) -> Play:
     area = next((i for i in page.all() if i.role != "button"), None)
     if area is None or area.ref is None:
         raise stuck("the page shows no drawing")
-    # the circle's outline: the largest run of dark pixels as tall as it is wide (the
-    # Submit button's border may reach into the drawing's box)
-    rounds = [b for b in _blobs((yield from screenshot(area.ref)))
-              if abs((b[2] - b[0]) - (b[3] - b[1])) <= 3]
-    if not rounds:
+    image = yield from screenshot(area.ref)
+    # the Submit button's border reaches into the drawing's box and may cover the circle's
+    # bottom: keep the rows above the first long straight dark line
+    px = image.load()
+    assert px is not None
+    for y in range(image.height):
+        run = longest = 0
+        for x in range(image.width):
+            run = run + 1 if sum(px[x, y]) < 600 else 0
+            longest = max(longest, run)
+        if longest >= 50:
+            image = image.crop((0, 0, image.width, y))
+            break
+    blobs = _blobs(image)
+    if not blobs:
         raise stuck("the drawing shows no circle")
-    x0, y0, x1, y1 = max(rounds, key=lambda b: b[2] - b[0])
-    yield from act("web_click", x=(x0 + x1) // 2, y=(y0 + y1) // 2)
+    x0, y0, x1, _ = max(blobs, key=lambda b: b[2] - b[0])  # its widest row is above the line
+    yield from act("web_click", x=(x0 + x1) // 2, y=y0 + (x1 - x0) // 2)
     yield from submit(page)
     return None
 
