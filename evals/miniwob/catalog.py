@@ -84,7 +84,6 @@ NOT_EXPRESSIBLE: dict[str, str] = {
     "click-pie-nodelay": _PIE,
     "click-menu-2": ("in most episodes the goal names the menu item by an icon image, which "
                      "the utterance's text does not carry (\"the item with the icon\")"),
-    "click-shades": _SEE,
     "count-sides": _SEE,
     "daily-calendar": ("creating an event is a drag across the calendar's half-hour rows "
                        "(press on one, move over another, release), and those rows are empty "
@@ -94,7 +93,6 @@ NOT_EXPRESSIBLE: dict[str, str] = {
     "drag-shapes-2": _SHAPES,
     "draw-circle": _DRAW,
     "draw-line": _DRAW,
-    "find-midpoint": _POINT,
     "grid-coordinate": _POINT,
     "highlight-text": _SELECT,
     "highlight-text-2": _SELECT,
@@ -120,11 +118,12 @@ _STEPS = {"book-flight": 40, "book-flight-nodelay": 40, "email-inbox": 20,
           "stock-market": 1000, "search-engine": 20, "phone-book": 20, "navigate-tree": 30,
           "daily-calendar": 30, "terminal": 40, "choose-date": 25, "choose-date-medium": 25,
           "choose-date-nodelay": 25, "use-slider": 60, "use-slider-2": 60,
-          "form-sequence": 60, "social-media-all": 20, "social-media-some": 20}
+          "form-sequence": 60, "social-media-all": 20, "social-media-some": 20,
+          "click-shades": 30, "click-shape": 30, "count-shape": 20}
 
 
-SEEING: tuple[str, ...] = ("circle-center", "click-color", "click-shape", "count-shape",
-                           "identify-shape")
+SEEING: tuple[str, ...] = ("circle-center", "click-color", "click-shades", "click-shape",
+                           "count-shape", "find-midpoint", "identify-shape")
 """Tasks whose reference reads screenshots: they are offered ``web_screenshot``, and so the
 pointer tools take points of its image (vision mode), to every provider."""
 

@@ -352,7 +352,50 @@ def circle_center(goal: str) -> Play:
     return None
 
 
+def find_midpoint(goal: str) -> Play:
+    """"Find and click on the shortest mid-point between the two points, then press
+    submit.": the two small dark dots of the drawing's screenshot, the point half way."""
+    page = yield from look()
+    area = next((i for i in page.all() if i.role != "button"), None)
+    if area is None or area.ref is None:
+        raise stuck("the page shows no drawing")
+    dots = [b for b in _blobs((yield from screenshot(area.ref)))
+            if b[2] - b[0] <= 10 and b[3] - b[1] <= 10]
+    if len(dots) != 2:
+        raise stuck(f"the drawing shows {len(dots)} dots, not 2")
+    (a0, a1, a2, a3), (b0, b1, b2, b3) = dots
+    yield from act("web_click", x=(a0 + a2 + b0 + b2) // 4, y=(a1 + a3 + b1 + b3) // 4)
+    yield from submit(page)
+    return None
+
+
+def _hue(colour: RGB) -> str:
+    r, g, b = colour
+    return "red" if r >= max(g, b) else "green" if g >= b else "blue"
+
+
+def click_shades(goal: str) -> Play:
+    """"Select all the shades of red and press Submit.": each nameless swatch is screenshot;
+    those whose strongest channel is that colour are clicked."""
+    want = goal_match(r"shades of (red|green|blue)", goal, "the goal names no colour").group(1)
+    page = yield from look()
+    swatches = [i for i in page.all() if i.role != "button" and not i.name and i.ref]
+    if not swatches:
+        raise stuck("the page shows no swatches")
+    chosen: list[Item] = []
+    for swatch in swatches:
+        assert swatch.ref is not None
+        if _hue(_centre_colour((yield from screenshot(swatch.ref)))) == want:
+            chosen.append(swatch)
+    for swatch in chosen:
+        yield from click(swatch, "swatch")
+    yield from submit(page)
+    return None
+
+
 POLICIES: dict[str, Policy] = {
+    "find-midpoint": find_midpoint,
+    "click-shades": click_shades,
     "identify-shape": identify_shape,
     "circle-center": circle_center,
     "click-color": click_color,
