@@ -84,7 +84,6 @@ NOT_EXPRESSIBLE: dict[str, str] = {
     "click-pie-nodelay": _PIE,
     "click-menu-2": ("in most episodes the goal names the menu item by an icon image, which "
                      "the utterance's text does not carry (\"the item with the icon\")"),
-    "count-sides": _SEE,
     "daily-calendar": ("creating an event is a drag across the calendar's half-hour rows "
                        "(press on one, move over another, release), and those rows are empty "
                        "boxes without a role or a name, so the outline gives them no ref"),
@@ -93,7 +92,6 @@ NOT_EXPRESSIBLE: dict[str, str] = {
     "drag-shapes-2": _SHAPES,
     "draw-circle": _DRAW,
     "draw-line": _DRAW,
-    "grid-coordinate": _POINT,
     "highlight-text": _SELECT,
     "highlight-text-2": _SELECT,
     "hot-cold": _POINT,
@@ -109,7 +107,6 @@ NOT_EXPRESSIBLE: dict[str, str] = {
     "tic-tac-toe": _SEE,
     "use-colorwheel": _POINT,
     "use-colorwheel-2": _POINT,
-    "visual-addition": _SEE,
 }
 """The tasks left out of the suite, with what they need."""
 
@@ -123,7 +120,8 @@ _STEPS = {"book-flight": 40, "book-flight-nodelay": 40, "email-inbox": 20,
 
 
 SEEING: tuple[str, ...] = ("circle-center", "click-color", "click-shades", "click-shape",
-                           "count-shape", "find-midpoint", "identify-shape")
+                           "count-shape", "count-sides", "find-midpoint", "grid-coordinate",
+                           "identify-shape", "visual-addition")
 """Tasks whose reference reads screenshots: they are offered ``web_screenshot``, and so the
 pointer tools take points of its image (vision mode), to every provider."""
 

@@ -5,6 +5,7 @@ and act on refs or on points of that image (``x, y`` in vision mode), nothing el
 from __future__ import annotations
 
 import io
+import math
 from collections.abc import Callable, Generator
 from dataclasses import dataclass
 from typing import Any
@@ -393,7 +394,92 @@ def click_shades(goal: str) -> Play:
     return None
 
 
+def _runs(image: Image.Image, hit: Callable[[RGB], bool]) -> list[list[tuple[int, int]]]:
+    """The connected runs (8 neighbours) of the pixels of ``image`` where ``hit`` holds."""
+    px = image.load()
+    assert px is not None
+    w, h = image.size
+    left = {(x, y) for y in range(h) for x in range(w) if hit(px[x, y])}
+    runs: list[list[tuple[int, int]]] = []
+    while left:
+        todo = [left.pop()]
+        run: list[tuple[int, int]] = []
+        while todo:
+            x, y = todo.pop()
+            run.append((x, y))
+            for n in ((x + i, y + j) for i in (-1, 0, 1) for j in (-1, 0, 1)):
+                if n in left:
+                    left.remove(n)
+                    todo.append(n)
+        runs.append(run)
+    return runs
+
+
+def visual_addition(goal: str) -> Play:
+    """"Type the total number of blocks into the textbox and press Submit.": the light blue
+    squares of a screenshot, counted (the sum is all of them)."""
+    page = yield from look()
+    block = (127, 176, 255)
+    runs = _runs((yield from screenshot()),
+                 lambda p: sum((a - b) ** 2 for a, b in zip(p, block)) < 300)
+    count = sum(len(r) >= 30 for r in runs)
+    field = page.first("textbox")
+    if field is None or field.ref is None:
+        raise stuck("the page shows no text field")
+    yield from act("web_fill", ref=field.ref, value=str(count))
+    yield from submit(page)
+    return None
+
+
+def count_sides(goal: str) -> Play:
+    """"Press the button that correctly denotes how many sides the shape has.": the largest
+    dark run of a screenshot is the polygon's outline; its corners are where its distance
+    from its centre peaks, counted around it."""
+    page = yield from look()
+    runs = _runs((yield from screenshot()), lambda p: sum(p) < 200)
+    if not runs:
+        raise stuck("the screenshot shows no shape")
+    outline = max(runs, key=len)
+    cx = sum(x for x, _ in outline) / len(outline)
+    cy = sum(y for _, y in outline) / len(outline)
+    bins = [0.0] * 180
+    for x, y in outline:
+        k = int((math.degrees(math.atan2(y - cy, x - cx)) + 360) % 360 // 2)
+        bins[k] = max(bins[k], math.hypot(x - cx, y - cy))
+    high, low = max(bins), min(b for b in bins if b > 0)
+    above = [b > (high + low) / 2 for b in bins]
+    corners = sum(above[i] and not above[i - 1] for i in range(len(above))) or 1
+    yield from click(page.first("button", str(corners)), f"button {corners}")
+    return None
+
+
+def grid_coordinate(goal: str) -> Play:
+    """"Click on the grid coordinate (-1,2).": the 25 blue dots of the drawing's screenshot,
+    five columns from x = -2 to 2 and five rows from y = 2 down to -2, clicked by point."""
+    m = goal_match(r"\((-?\d+),\s*(-?\d+)\)", goal, "the goal names no coordinate")
+    gx, gy = int(m.group(1)), int(m.group(2))
+    page = yield from look()
+    area = next((i for i in page.all() if i.role != "button"), None)
+    if area is None or area.ref is None:
+        raise stuck("the page shows no grid")
+    dots = [(sum(x for x, _ in r) / len(r), sum(y for _, y in r) / len(r))
+            for r in _runs((yield from screenshot(area.ref)),
+                           lambda p: p[2] > 200 and p[0] < 80 and p[1] < 80) if len(r) >= 8]
+    xs = sorted({round(x) for x, _ in dots})
+    ys = sorted({round(y) for _, y in dots})
+    if not dots:
+        raise stuck("the grid shows no dots")
+    col = xs[0] + (xs[-1] - xs[0]) * (gx + 2) / 4
+    row = ys[0] + (ys[-1] - ys[0]) * (2 - gy) / 4
+    x, y = min(dots, key=lambda d: (d[0] - col) ** 2 + (d[1] - row) ** 2)
+    yield from act("web_click", x=round(x), y=round(y))
+    return None
+
+
 POLICIES: dict[str, Policy] = {
+    "visual-addition": visual_addition,
+    "count-sides": count_sides,
+    "grid-coordinate": grid_coordinate,
     "find-midpoint": find_midpoint,
     "click-shades": click_shades,
     "identify-shape": identify_shape,
