@@ -442,28 +442,31 @@ def count_sides(goal: str) -> Play:
     outline = max(runs, key=len)
     cx = sum(x for x, _ in outline) / len(outline)
     cy = sum(y for _, y in outline) / len(outline)
-    bins = [0.0] * 180
+    bins = [0.0] * 72  # 5 degrees each
     for x, y in outline:
-        k = int((math.degrees(math.atan2(y - cy, x - cx)) + 360) % 360 // 2)
+        k = int((math.degrees(math.atan2(y - cy, x - cx)) + 360) % 360 // 5) % 72
         bins[k] = max(bins[k], math.hypot(x - cx, y - cy))
     high, low = max(bins), min(b for b in bins if b > 0)
-    above = [b > (high + low) / 2 for b in bins]
-    corners = sum(above[i] and not above[i - 1] for i in range(len(above))) or 1
+    up, down = low + 0.7 * (high - low), low + 0.3 * (high - low)
+    start = min(range(72), key=lambda i: bins[i] if bins[i] > 0 else high)  # below: a side
+    corners, above = 0, False
+    for i in range(72):  # around once from a side's middle, counting rises (hysteresis)
+        b = bins[(start + i) % 72]
+        if not above and b > up:
+            corners, above = corners + 1, True
+        elif above and 0 < b < down:
+            above = False
     yield from click(page.first("button", str(corners)), f"button {corners}")
     return None
 
 
 def grid_coordinate(goal: str) -> Play:
-    """"Click on the grid coordinate (-1,2).": the 25 blue dots of the drawing's screenshot,
+    """"Click on the grid coordinate (-1,2).": the 25 blue dots of a screenshot,
     five columns from x = -2 to 2 and five rows from y = 2 down to -2, clicked by point."""
     m = goal_match(r"\((-?\d+),\s*(-?\d+)\)", goal, "the goal names no coordinate")
     gx, gy = int(m.group(1)), int(m.group(2))
-    page = yield from look()
-    area = next((i for i in page.all() if i.role != "button"), None)
-    if area is None or area.ref is None:
-        raise stuck("the page shows no grid")
     dots = [(sum(x for x, _ in r) / len(r), sum(y for _, y in r) / len(r))
-            for r in _runs((yield from screenshot(area.ref)),
+            for r in _runs((yield from screenshot()),
                            lambda p: p[2] > 200 and p[0] < 80 and p[1] < 80) if len(r) >= 8]
     xs = sorted({round(x) for x, _ in dots})
     ys = sorted({round(y) for _, y in dots})
