@@ -97,7 +97,6 @@ NOT_EXPRESSIBLE: dict[str, str] = {
     "hot-cold": _POINT,
     "navigate-tree": _TREE,
     "number-checkboxes": _SEE,
-    "resize-textarea": _RESIZE,
     "right-angle": _POINT,
     "text-editor": ("about a quarter of its goals ask for a colour, and the 35 swatches of "
                     "the colour picker are boxes with only a background colour (no name, no "
@@ -121,7 +120,7 @@ _STEPS = {"book-flight": 40, "book-flight-nodelay": 40, "email-inbox": 20,
 
 SEEING: tuple[str, ...] = ("circle-center", "click-color", "click-shades", "click-shape",
                            "count-shape", "count-sides", "find-midpoint", "grid-coordinate",
-                           "identify-shape", "visual-addition")
+                           "identify-shape", "resize-textarea", "visual-addition")
 """Tasks whose reference reads screenshots: they are offered ``web_screenshot``, and so the
 pointer tools take points of its image (vision mode), to every provider."""
 
@@ -130,6 +129,7 @@ TOOLS: dict[str, tuple[str, ...]] = {
     **{name: ("web_drag",) for name in ("drag-items", "drag-items-grid", "drag-sort-numbers",
                                         "drag-single-shape", "drag-circle", "drag-box")},
     **{name: ("web_screenshot",) for name in SEEING},
+    "resize-textarea": ("web_screenshot", "web_drag"),
 }
 """Tools a task needs besides the defaults (a submenu opens only while its parent is
 hovered, and a click on the parent ends the episode; a drag needs ``web_drag``)."""

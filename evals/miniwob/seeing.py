@@ -479,7 +479,50 @@ def grid_coordinate(goal: str) -> Play:
     return None
 
 
+def find_in(whole: Image.Image, part: Image.Image) -> tuple[int, int] | None:
+    """Where ``part`` (a screenshot of one element) is in ``whole`` (one of the screen, same
+    scale): its top left pixel, found by its rows' bytes."""
+    w, h = part.size
+    rows = [part.crop((0, y, w, y + 1)).tobytes() for y in range(h)]
+    for y in range(whole.height - h + 1):
+        line = whole.crop((0, y, whole.width, y + 1)).tobytes()
+        start = line.find(rows[0])
+        while start >= 0:
+            if start % 3 == 0:
+                x = start // 3
+                if all(whole.crop((x, y + i, x + w, y + i + 1)).tobytes() == rows[i]
+                       for i in range(1, h)):
+                    return x, y
+            start = line.find(rows[0], start + 1)
+    return None
+
+
+def resize_textarea(goal: str) -> Play:
+    """"Resize the textarea so that the width is larger than its initial size then press
+    Submit.": a drag by points of a screenshot of the screen from the text area's bottom
+    right corner (its resize handle; the text area's own screenshot, found in it, says where)
+    20 px out, or in, on both axes."""
+    larger = goal_match(r"is (larger|smaller) than", goal, "the goal names no direction"
+                        ).group(1) == "larger"
+    page = yield from look()
+    field = page.first("textbox")
+    if field is None or field.ref is None:
+        raise stuck("the page shows no text area")
+    part = yield from screenshot(field.ref)
+    whole = yield from screenshot()  # the drag goes out of the text area: points of this
+    at = find_in(whole, part)
+    if at is None:
+        raise stuck("the text area's picture is not in the screenshot")
+    w, h = part.size
+    x, y = at[0] + w - 3, at[1] + h - 3
+    step = 20 if larger else -20
+    yield from act("web_drag", x=x, y=y, to_x=x + step, to_y=y + step)
+    yield from submit(page)
+    return None
+
+
 POLICIES: dict[str, Policy] = {
+    "resize-textarea": resize_textarea,
     "visual-addition": visual_addition,
     "count-sides": count_sides,
     "grid-coordinate": grid_coordinate,
