@@ -431,15 +431,9 @@ def visual_addition(goal: str) -> Play:
     return None
 
 
-def count_sides(goal: str) -> Play:
-    """"Press the button that correctly denotes how many sides the shape has.": the largest
-    dark run of a screenshot is the polygon's outline; its corners are where its distance
-    from its centre peaks, counted around it."""
-    page = yield from look()
-    runs = _runs((yield from screenshot()), lambda p: sum(p) < 200)
-    if not runs:
-        raise stuck("the screenshot shows no shape")
-    outline = max(runs, key=len)
+def count_corners(outline: list[tuple[int, int]]) -> int:
+    """The corners of a closed outline (its pixels): where its distance from its centre
+    peaks, counted once around it."""
     cx = sum(x for x, _ in outline) / len(outline)
     cy = sum(y for _, y in outline) / len(outline)
     bins = [0.0] * 72  # 5 degrees each
@@ -456,6 +450,19 @@ def count_sides(goal: str) -> Play:
             corners, above = corners + 1, True
         elif above and 0 < b < down:
             above = False
+    return corners or 1
+
+
+def count_sides(goal: str) -> Play:
+    """"Press the button that correctly denotes how many sides the shape has.": the largest
+    dark run of a screenshot is the polygon's outline; its corners are where its distance
+    from its centre peaks, counted around it."""
+    page = yield from look()
+    runs = _runs((yield from screenshot()), lambda p: sum(p) < 200)
+    if not runs:
+        raise stuck("the screenshot shows no shape")
+    outline = max(runs, key=len)
+    corners = count_corners(outline)
     yield from click(page.first("button", str(corners)), f"button {corners}")
     return None
 
