@@ -8,7 +8,7 @@ import io
 import math
 from collections.abc import Callable, Generator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from PIL import Image
 
@@ -32,10 +32,25 @@ CSS_COLOURS: dict[str, RGB] = {
 """The CSS colour keywords the tasks name, as RGB."""
 
 
+def _dist2(a: tuple[int, ...], b: tuple[int, ...]) -> int:
+    """The squared distance of two colours."""
+    return sum((x - y) ** 2 for x, y in zip(a, b, strict=True))
+
+
+def _pixels(image: Image.Image) -> Callable[[int, int], RGB]:
+    """The colour of a pixel of an RGB image."""
+    data = image.load()
+    assert data is not None
+
+    def at(x: int, y: int) -> RGB:
+        return cast(RGB, data[x, y])
+
+    return at
+
+
 def named_colour(pixel: RGB) -> str:
     """The CSS colour keyword nearest to ``pixel``."""
-    return min(CSS_COLOURS, key=lambda n: sum((a - b) ** 2
-                                               for a, b in zip(CSS_COLOURS[n], pixel)))
+    return min(CSS_COLOURS, key=lambda n: _dist2(CSS_COLOURS[n], pixel))
 
 
 def screenshot(ref: str | None = None, *, marks: bool = False
@@ -53,7 +68,7 @@ def _centre_colour(image: Image.Image) -> RGB:
     w, h = image.size
     box = image.crop((w // 4, h // 4, max(w // 4 + 1, 3 * w // 4), max(h // 4 + 1, 3 * h // 4)))
     colours = box.getcolors(box.width * box.height) or []
-    count, colour = max(colours, key=lambda c: c[0])
+    _, colour = max(colours, key=lambda c: c[0])
     return colour  # type: ignore[return-value]
 
 
@@ -76,7 +91,7 @@ def click_color(goal: str) -> Play:
         if min(image.size) < 20:  # the goal's own swatch, beside its words
             continue
         colour = _centre_colour(image)
-        distance = sum((a - b) ** 2 for a, b in zip(colour, CSS_COLOURS[want]))
+        distance = _dist2(colour, CSS_COLOURS[want])
         if best is None or distance < best[0]:
             best = (distance, box)
     if best is None:
@@ -105,12 +120,10 @@ class Shape:
         """Whether it is what a description says ("large red circle", "small item",
         "blue digit", "q")."""
         rest = list(words)
-        if rest and rest[0] in ("large", "small"):
-            if (rest.pop(0) == "large") != self.large:
-                return False
-        if rest and rest[0] in SHAPE_COLOURS:
-            if rest.pop(0) != self.colour:
-                return False
+        if rest and rest[0] in ("large", "small") and (rest.pop(0) == "large") != self.large:
+            return False
+        if rest and rest[0] in SHAPE_COLOURS and rest.pop(0) != self.colour:
+            return False
         what = " ".join(rest)
         return what in ("item", "") or what in (self.text, self.kind)
 
@@ -120,7 +133,7 @@ def _palette_counts(image: Image.Image) -> dict[str, int]:
     counts = dict.fromkeys(SHAPE_COLOURS, 0)
     for n, pixel in image.getcolors(image.width * image.height) or []:
         for name in SHAPE_COLOURS:
-            if sum((a - b) ** 2 for a, b in zip(CSS_COLOURS[name], pixel)) < 2000:
+            if _dist2(CSS_COLOURS[name], cast(RGB, pixel)) < 2000:
                 counts[name] += n
     return counts
 
@@ -150,7 +163,7 @@ def _inside(kind: str, size: int, x: float, y: float) -> float:
     if kind == "rectangle":
         return min(h - abs(x - c), h - abs(y - c))
     if kind == "circle":
-        return h - ((x - c) ** 2 + (y - c) ** 2) ** 0.5
+        return h - math.hypot(x - c, y - c)
     # triangle: apex at the top middle, base along the bottom
     left = (2 * (x - (c - h)) + (y - (c + h))) / 5 ** 0.5
     right = (2 * ((c + h) - x) + (y - (c + h))) / 5 ** 0.5
@@ -200,11 +213,10 @@ def drawn_shapes(area: Item) -> Generator[Call, str, list[Drawn]]:
             if counts[colour] < 20:
                 continue
             want = CSS_COLOURS[colour]
-            px = cell.load()
-            assert px is not None
+            px = _pixels(cell)
 
             def near(x: int, y: int, px: Any = px, want: RGB = want) -> bool:
-                return sum((a - b) ** 2 for a, b in zip(px[x, y], want)) < 2000
+                return _dist2(px(x, y), want) < 2000
 
             fits = _cell_shape(near)
             if fits is not None:
@@ -264,13 +276,12 @@ def count_shape(goal: str) -> Play:
 def _ink(image: Image.Image, near: RGB | None = None) -> tuple[int, tuple[int, int, int, int]]:
     """How many pixels of ``image`` are ``near`` that colour (any but white when ``None``),
     and their bounding box."""
-    px = image.load()
-    assert px is not None
+    px = _pixels(image)
     count, x0, y0, x1, y1 = 0, image.width, image.height, -1, -1
     for y in range(image.height):
         for x in range(image.width):
-            p = px[x, y]
-            hit = (sum((a - b) ** 2 for a, b in zip(p, near)) < 2000 if near is not None
+            p = px(x, y)
+            hit = (_dist2(p, near) < 2000 if near is not None
                    else sum(p) < 600)
             if hit:
                 count += 1
@@ -305,10 +316,9 @@ def identify_shape(goal: str) -> Play:
 
 def _blobs(image: Image.Image) -> list[tuple[int, int, int, int]]:
     """The bounding boxes of the connected runs of dark pixels of ``image``."""
-    px = image.load()
-    assert px is not None
+    px = _pixels(image)
     w, h = image.size
-    dark = {(x, y) for y in range(h) for x in range(w) if sum(px[x, y]) < 600}
+    dark = {(x, y) for y in range(h) for x in range(w) if sum(px(x, y)) < 600}
     boxes: list[tuple[int, int, int, int]] = []
     while dark:
         todo = [dark.pop()]
@@ -334,12 +344,11 @@ def circle_center(goal: str) -> Play:
     image = yield from screenshot(area.ref)
     # the Submit button's border reaches into the drawing's box and may cover the circle's
     # bottom: keep the rows above the first long straight dark line
-    px = image.load()
-    assert px is not None
+    px = _pixels(image)
     for y in range(image.height):
         run = longest = 0
         for x in range(image.width):
-            run = run + 1 if sum(px[x, y]) < 600 else 0
+            run = run + 1 if sum(px(x, y)) < 600 else 0
             longest = max(longest, run)
         if longest >= 50:
             image = image.crop((0, 0, image.width, y))
@@ -396,10 +405,9 @@ def click_shades(goal: str) -> Play:
 
 def _runs(image: Image.Image, hit: Callable[[RGB], bool]) -> list[list[tuple[int, int]]]:
     """The connected runs (8 neighbours) of the pixels of ``image`` where ``hit`` holds."""
-    px = image.load()
-    assert px is not None
+    px = _pixels(image)
     w, h = image.size
-    left = {(x, y) for y in range(h) for x in range(w) if hit(px[x, y])}
+    left = {(x, y) for y in range(h) for x in range(w) if hit(px(x, y))}
     runs: list[list[tuple[int, int]]] = []
     while left:
         todo = [left.pop()]
@@ -421,7 +429,7 @@ def visual_addition(goal: str) -> Play:
     page = yield from look()
     block = (127, 176, 255)
     runs = _runs((yield from screenshot()),
-                 lambda p: sum((a - b) ** 2 for a, b in zip(p, block)) < 300)
+                 lambda p: _dist2(p, block) < 300)
     count = sum(len(r) >= 30 for r in runs)
     field = page.first("textbox")
     if field is None or field.ref is None:
