@@ -1,5 +1,5 @@
-"""The MiniWoB++ tasks: which the webrefs tools can express, why the rest cannot, and the
-suite file built from them.
+"""The MiniWoB++ tasks: which are in the suite, why the rest are left out, and the suite
+file built from them.
 
 The benchmark's task list is the 125 tasks the ``miniwob`` package (1.1) registers as
 gymnasium environments (``miniwob/<task>-v1``); its pages without an environment
@@ -7,9 +7,11 @@ gymnasium environments (``miniwob/<task>-v1``); its pages without an environment
 the FlightWoB pages are not part of it. A task is expressible when a model could solve it with
 the default tools (snapshot, click, fill, select, check, scroll, press a key, read text),
 acting on refs found by role and name, plus the optional tools :data:`TOOLS` gives a task
-(``web_hover`` for click-menu, ``web_drag`` for the drags it
-can express). :data:`NOT_EXPRESSIBLE` says for each other task what
-it needs; none of them is run.
+(``web_hover`` for click-menu, ``web_drag`` for the drags, ``web_screenshot`` for the tasks
+of :data:`SEEING`, whose episodes then run in vision mode for every provider: points of the
+screenshot are targets). A task is in the suite only with a reference policy that succeeds on
+it; :data:`NOT_EXPRESSIBLE` says for each other task why it is left out (not expressible, or
+no reference yet); none of them is run.
 
 ``python -m webrefs.evals.miniwob.catalog`` writes ``evals/suites/miniwob.json`` again (a
 test checks that the file and this module agree). Pure code.
@@ -23,7 +25,7 @@ from typing import Any
 
 from .site import ORIGIN, REWARD_JS, SETUP_JS
 
-__all__ = ["NOT_EXPRESSIBLE", "OWN_BROWSER", "TASKS", "TOOLS", "build_suite",
+__all__ = ["NOT_EXPRESSIBLE", "OWN_BROWSER", "SEEING", "TASKS", "TOOLS", "build_suite",
            "expressible", "write_suite"]
 
 TASKS: tuple[str, ...] = (
@@ -58,80 +60,89 @@ TASKS: tuple[str, ...] = (
 )
 """The benchmark: every task ``miniwob`` registers, by name."""
 
-_CUBE = ("the cube's faces are CSS 3D boxes with no role, name or handler, so the outline "
-         "gives no element to drag; web_screenshot plus a drag by coordinates would express it")
-_SHAPES = ("the shapes to drag are nameless boxes told apart only by the shape drawn (circle, "
-           "rectangle, triangle); web_screenshot would express which is which")
-_PIE = ("the pie menu's slices have refs (SVG titles with click handlers), but when the goal "
-        "is the item the menu shows as selected (1 seed in 5), a trusted click on that title "
-        "reaches the <svg> behind it and the page gives no reward")
-_RESIZE = ("the resize handle is a nameless corner of the text area's wrapper with no ref of "
-           "its own; a drag from pixel coordinates would express it")
-_DRAW = ("needs drawing on a canvas with the mouse (press, move along a path, release) at "
-         "points that no element names; web_drag goes from an element, not along a path")
-_SELECT = ("needs selecting words with the mouse (a drag from one word to another), and "
-           "words inside a paragraph have no refs to drag between")
-_POINT = ("needs a click at pixel coordinates in a drawing (no element to name); "
-          "web_screenshot plus a coordinate click would express it")
-_SEE = ("needs seeing colours or shapes drawn on the page (SVG or styled boxes without "
-        "names); web_screenshot plus a coordinate click would express it")
-_TREE = ("folders and files look alike in the outline (list items with a name; only an icon "
-         "tells them apart), and clicking a file that is not the target fails the task")
+_NO_REF = "expressible now (web_screenshot, points, web_drag by points), no reference yet: "
+_SHAPES = (_NO_REF + "each shape to drag must be told apart in the screenshot (circle, "
+           "rectangle, triangle) and dragged by points into the target box")
+_PIE = ("not expressible: the pie menu's slices have refs (SVG titles with click handlers), "
+        "but when the goal is the item the menu shows as selected (1 seed in 5), a trusted "
+        "click on that title reaches the <svg> behind it and the page gives no reward")
+_PATH = ("not expressible: needs the mouse moved along a curved path while pressed; web_drag "
+         "goes in a straight line from its start to its end")
+_SELECT = ("not expressible by a scripted reference: selecting words is a drag by points from "
+           "one word to another, and where a word is drawn must be read from the screenshot's "
+           "text (the snapshot gives the paragraph's words, not their positions)")
 NOT_EXPRESSIBLE: dict[str, str] = {
-    "ascending-numbers": _SEE,
-    "bisect-angle": _DRAW,
-    "circle-center": _POINT,
-    "click-color": _SEE,
+    "ascending-numbers": (_NO_REF + "the numbers are SVG text until the first click hides them "
+                          "behind nameless squares, so their places must be kept from the "
+                          "first snapshot and matched to the squares' screenshot positions"),
+    "bisect-angle": (_NO_REF + "the two rays of the angle must be found in the screenshot "
+                     "and a line dragged by points along the bisector"),
     "click-pie": _PIE,
     "click-pie-nodelay": _PIE,
-    "click-menu-2": ("in most episodes the goal names the menu item by an icon image, which "
-                     "the utterance's text does not carry (\"the item with the icon\")"),
-    "click-shades": _SEE,
-    "click-shape": _SEE,
-    "count-shape": _SEE,
-    "count-sides": _SEE,
-    "daily-calendar": ("creating an event is a drag across the calendar's half-hour rows "
-                       "(press on one, move over another, release), and those rows are empty "
-                       "boxes without a role or a name, so the outline gives them no ref"),
-    "drag-cube": _CUBE,
+    "click-menu-2": ("not expressible: in most episodes the goal names the menu item by an "
+                     "icon image, which the utterance's text does not carry (\"the item with "
+                     "the icon\")"),
+    "daily-calendar": (_NO_REF + "an event is made by a drag by points across the "
+                       "calendar's half-hour rows (empty boxes with no ref), which must be "
+                       "found in the screenshot by the hour labels' places"),
+    "drag-cube": (_NO_REF + "the cube's faces are CSS 3D boxes with no ref; which face shows "
+                  "which number must be read from the screenshot before dragging by points"),
     "drag-shapes": _SHAPES,
     "drag-shapes-2": _SHAPES,
-    "draw-circle": _DRAW,
-    "draw-line": _DRAW,
-    "find-midpoint": _POINT,
-    "grid-coordinate": _POINT,
+    "draw-circle": _PATH,
+    "draw-line": (_NO_REF + "a straight drag by points across the drawing, whose end points "
+                  "must be found in the screenshot"),
     "highlight-text": _SELECT,
     "highlight-text-2": _SELECT,
-    "hot-cold": _POINT,
-    "identify-shape": _SEE,
-    "navigate-tree": _TREE,
-    "number-checkboxes": _SEE,
-    "resize-textarea": _RESIZE,
-    "right-angle": _POINT,
-    "text-editor": ("about a quarter of its goals ask for a colour, and the 35 swatches of "
-                    "the colour picker are boxes with only a background colour (no name, no "
-                    "hint); the style buttons show as button [hint=\"bold\"] and so on, but "
-                    "the goals that style one word need that word selected in the editor, "
-                    "which only arrow keys with Shift can do, one key press per character"),
-    "tic-tac-toe": _SEE,
-    "use-colorwheel": _POINT,
-    "use-colorwheel-2": _POINT,
-    "visual-addition": _SEE,
+    "hot-cold": (_NO_REF + "a search by clicks at points, reading the page's hot/cold "
+                 "answer after each"),
+    "navigate-tree": ("not expressible: folders and files look alike in the outline (list "
+                      "items with a name; only an icon tells them apart), and clicking a file "
+                      "that is not the target fails the task"),
+    "number-checkboxes": (_NO_REF + "the example digit is drawn by disabled checkboxes the "
+                          "snapshot leaves out; their checked states must be read from the "
+                          "screenshot's pixels"),
+    "right-angle": (_NO_REF + "the third point of a right angle must be placed by a click at "
+                    "a point computed from the two drawn in the screenshot"),
+    "text-editor": ("not expressible by a scripted reference: about a quarter of its goals ask "
+                    "for a colour, and the 35 swatches are boxes with only a background "
+                    "colour, which a screenshot now shows; but the goals that style one word "
+                    "need that word selected in the editor, by a drag from where the word is "
+                    "drawn (read from the screenshot's text) or by Shift with arrow keys, one "
+                    "per character"),
+    "tic-tac-toe": (_NO_REF + "the marks are visible in each cell's screenshot, but the "
+                    "opponent wins or blocks when it can (45% of its moves; else random), and "
+                    "a reference that wins 95% of games needs a full game strategy"),
+    "use-colorwheel": (_NO_REF + "a click at the point of the wheel's screenshot whose colour "
+                       "is nearest the goal's"),
+    "use-colorwheel-2": (_NO_REF + "a click at the point of the wheel's screenshot whose "
+                         "colour is nearest the goal's"),
 }
-"""The tasks left out of the suite, with what they need."""
+"""The tasks left out of the suite, with why: not expressible with these tools, or
+expressible now but with no reference policy written yet (a task is in the suite only with a
+reference that succeeds on it)."""
 
 _STEPS = {"book-flight": 40, "book-flight-nodelay": 40, "email-inbox": 20,
           "email-inbox-nl-turk": 20, "guess-number": 20, "generate-number": 20,
           "stock-market": 1000, "search-engine": 20, "phone-book": 20, "navigate-tree": 30,
           "daily-calendar": 30, "terminal": 40, "choose-date": 25, "choose-date-medium": 25,
           "choose-date-nodelay": 25, "use-slider": 60, "use-slider-2": 60,
-          "form-sequence": 60, "social-media-all": 20, "social-media-some": 20}
+          "form-sequence": 60, "social-media-all": 20, "social-media-some": 20,
+          "click-shades": 30, "click-shape": 30, "count-shape": 20}
 
+
+SEEING: tuple[str, ...] = ("circle-center", "click-color", "click-shades", "click-shape",
+                           "count-shape", "count-sides", "find-midpoint", "grid-coordinate",
+                           "identify-shape", "resize-textarea", "visual-addition")
+"""Tasks whose reference reads screenshots: they are offered ``web_screenshot``, and so the
+pointer tools take points of its image (vision mode), to every provider."""
 
 TOOLS: dict[str, tuple[str, ...]] = {
     "click-menu": ("web_hover",),
     **{name: ("web_drag",) for name in ("drag-items", "drag-items-grid", "drag-sort-numbers",
                                         "drag-single-shape", "drag-circle", "drag-box")},
+    **{name: ("web_screenshot",) for name in SEEING},
+    "resize-textarea": ("web_screenshot", "web_drag"),
 }
 """Tools a task needs besides the defaults (a submenu opens only while its parent is
 hovered, and a click on the parent ends the episode; a drag needs ``web_drag``)."""
@@ -170,7 +181,7 @@ def build_suite() -> dict[str, Any]:
         "site": {"package": "miniwob", "folder": "html", "origin": ORIGIN,
                  "handler": "webrefs.evals.miniwob.site:MiniwobHandler"},
         "tasks": tasks,
-        "excluded": {name: f"not expressible with these tools: {why}"
+        "excluded": {name: f"left out: {why}"
                      for name, why in sorted(NOT_EXPRESSIBLE.items())},
     }
 

@@ -15,6 +15,7 @@ suite's ``{"policy": "webrefs.evals.miniwob.reference:reference_model"}`` names.
 
 from __future__ import annotations
 
+import base64
 import json
 from collections.abc import Callable, Generator
 from typing import Any
@@ -40,6 +41,7 @@ __all__ = [
     "Play",
     "Policy",
     "PolicyChatModel",
+    "Result",
     "act",
     "click",
     "fill",
@@ -53,6 +55,24 @@ Call = tuple[str, dict[str, Any]]
 Play = Generator[Call, str, str | None]
 """What a policy is: yields calls, is sent their results, returns the answer (or None)."""
 Policy = Callable[[str], Play]
+
+
+class Result(str):
+    """A tool's result as a policy is sent it: its text, and the PNG images that came with it
+    (a screenshot's), decoded."""
+
+    images: tuple[bytes, ...] = ()
+
+
+def _with_images(text: str, content: Any) -> str:
+    images = tuple(base64.b64decode(b["base64"]) for b in content
+                   if isinstance(b, dict) and b.get("type") == "image" and "base64" in b) \
+        if isinstance(content, list) else ()
+    if not images:
+        return text
+    out = Result(text)
+    out.images = images
+    return out
 
 
 def stuck(why: str) -> ScriptError:
@@ -141,7 +161,7 @@ class PolicyChatModel(OfflineChatModel):
         """The newest tool result (a tool message, or a "Result of" turn in text mode)."""
         last = messages[-1] if messages else None
         if isinstance(last, ToolMessage):
-            return message_text(last)
+            return _with_images(message_text(last), last.content)
         if isinstance(last, HumanMessage) and message_text(last).startswith("Result of "):
             return message_text(last).split("\n", 1)[-1]
         return None

@@ -74,7 +74,7 @@ def table(runs: Sequence[Results], *, minutes: float | None = None,
     if minutes:
         lines += ["", f"{episodes} episodes in {minutes:.1f} min = {episodes / minutes:.1f} "
                       f"episodes per minute" + (f" ({workers} worker(s))" if workers else "")]
-    lines += ["", f"Not run: {len(NOT_EXPRESSIBLE)} tasks not expressible with these tools.", ""]
+    lines += ["", f"Not run: {len(NOT_EXPRESSIBLE)} tasks left out.", ""]
     lines += [f"- `{t}`: {why}" for t, why in sorted(NOT_EXPRESSIBLE.items())]
     return "\n".join(lines) + "\n"
 

@@ -77,6 +77,9 @@ class Provider:
     """What its chat API accepts (``webrefs.tools.capabilities``): where screenshots go, and
     how its episodes see pages unless the run says (:meth:`mode`). Baselines read text."""
 
+    sees: Mode | None = None
+    """How its episodes see pages unless the run says, when not its capabilities' default."""
+
     def mode(self, asked: Mode | None = None) -> Mode:
         """How its episodes see pages: ``asked``, else its capabilities' default (``dom`` for
         text actions and LlamaIndex, whose loops take no images)."""
@@ -84,6 +87,8 @@ class Provider:
             return asked
         if self.text_actions or self.kind != "langchain":
             return "dom"
+        if self.sees is not None:
+            return self.sees
         return self.capabilities.default_mode
 
 
@@ -112,6 +117,10 @@ def _reference(code: CodeScope | None = None) -> Provider:
         label="model-free baseline: plays each task's reference solution",
         baseline=True,
         make_model=make,
+        # pages as text, but a policy that needs to see (a task naming web_screenshot) reads
+        # the screenshot's pixels in its tool result
+        capabilities=Capabilities(images=True, images_in_tool_results=True),
+        sees="dom",
     )
 
 

@@ -219,7 +219,9 @@ async def _langchain_loop(ctx: Browser, task: Task, provider: Provider, options:
     from langchain.agents import create_agent
 
     mode = provider.mode(options.mode)
-    vision = mode != "dom"  # vision and hybrid: screenshots with marks, points as targets
+    # vision and hybrid: screenshots with marks, points as targets; so for a task that
+    # needs to see (its tools name web_screenshot), whatever the mode
+    vision = mode != "dom" or "web_screenshot" in task.tools
     toolkit = WebToolkit(browser=ctx, max_tokens=options.max_tokens,
                          after_action=options.after_action,
                          tools=list(options.include) if options.include is not None else "default",

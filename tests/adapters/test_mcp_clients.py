@@ -42,7 +42,7 @@ async def test_langchain_agent_through_mcp_solves_the_demo(demo_base: str,
         from langchain.agents import create_agent
         from langchain.mcp import MCPAdapter
     from langchain_core.messages import ToolMessage
-    from webrefs.evals.langchain_scripted import ScriptedChatModel
+    from webrefs.evals.baselines.langchain_scripted import ScriptedChatModel
 
     task = load_demo_task()
     command, args = server_args()
@@ -96,7 +96,7 @@ async def test_llamaindex_function_agent_through_mcp_solves_the_demo(demo_base: 
     from llama_index.tools.mcp import McpToolSpec
     from mcp.client import ClientSession
     from mcp.client.stdio import StdioServerParameters, stdio_client
-    from webrefs.evals.llamaindex_scripted import ScriptedLLM
+    from webrefs.evals.baselines.llamaindex_scripted import ScriptedLLM
 
     task = load_demo_task()
     command, args = server_args()

@@ -59,3 +59,34 @@ def test_provider_modes_come_from_the_capability_table() -> None:
     assert _provider(Capabilities(images=True)).mode() == "hybrid"
     assert _provider(Capabilities(images=True)).mode("vision") == "vision"
     assert _provider(Capabilities()).mode() == "dom"
+
+
+def shot_then_press_at_point(goal: str) -> Play:
+    from webrefs.evals.miniwob.policy import Result
+
+    result = yield from act("web_screenshot", marks=False)
+    assert isinstance(result, Result) and result.images, "the policy saw no image"
+    page = yield from look()
+    yield from click(page.first("button", "Press"), "Press button")
+    return None
+
+
+def test_a_task_that_needs_to_see_gets_the_screenshot_and_points_in_dom_mode(
+        tmp_path: Path, events: list[str]) -> None:  # noqa: F811
+    def make(task: Any) -> PolicyChatModel:
+        return PolicyChatModel(policy=shot_then_press_at_point)
+
+    reference_like = Provider(name="seeing", label="a scripted policy that looks",
+                              baseline=True, make_model=make,
+                              capabilities=resolve_provider("reference").capabilities,
+                              sees="dom")
+    assert reference_like.mode() == "dom"
+    suite = suite_file(tmp_path, tools=["web_screenshot"])
+    results = run(suite, tmp_path / "out", reference_like)
+    [episode] = results.episodes
+    assert episode.status == "success", episode.reason
+    shot = episode.trajectory[0]
+    assert shot.error is None and "x and y of web_click" in shot.output, shot.output
+    # without the tool named by the task, a dom episode offers no screenshot
+    plain = run(suite_file(tmp_path / "plain"), tmp_path / "plain-out", reference_like)
+    assert plain.episodes[0].trajectory[0].error is not None

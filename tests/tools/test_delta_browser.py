@@ -9,7 +9,7 @@ import re
 
 import pytest
 from webrefs import Browser
-from webrefs.evals.scripted import find_ref
+from webrefs.evals.baselines.scripted import find_ref
 from webrefs.tools import WebTools
 
 from tests.helpers.server import SiteServer

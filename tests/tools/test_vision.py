@@ -167,6 +167,19 @@ def test_coordinate_clicks_on_a_scrolled_page(context: Browser, site: SiteServer
     assert "web_screenshot" in out.content
 
 
+def test_coordinate_clicks_at_device_scale_two_on_a_scrolled_page(
+        browser: Browser, site: SiteServer) -> None:
+    ctx = browser.new_context(device="Desktop Chrome HiDPI")
+    try:
+        tools = _vision(ctx, site)
+        tools.current_tab().evaluate("window.scrollTo(0, 130)")
+        shot = _shot(tools)
+        assert shot.region[1] == 130 and shot.scale == 1.0
+        _click_dots(tools, shot)
+    finally:
+        ctx.close()
+
+
 def test_coordinate_clicks_through_a_downscaled_image(browser: Browser,
                                                       site: SiteServer) -> None:
     ctx = browser.new_context(viewport=(2400, 1400))

@@ -61,9 +61,10 @@ def test_click_checkboxes_checks_each_named_box_then_submits() -> None:
     assert nothing[1:] == [("web_click", {"ref": "e4"})]
 
 
-def test_odd_or_even_marks_each_number_between_its_buttons() -> None:
-    shown = snap('- button "Odd" [ref=e2]', '- text "-5" [ref=e3]', '- button "Even" [ref=e4]',
-                 '- button "Odd" [ref=e5]', '- text "8" [ref=e6]', '- button "Even" [ref=e7]',
+def test_odd_or_even_marks_each_number_by_its_group() -> None:
+    # the snapshot draws each number as the group line of its own two buttons
+    shown = snap('- group "-5":', '  - button "Odd" [ref=e2]', '  - button "Even" [ref=e4]',
+                 '- group "8":', '  - button "Odd" [ref=e5]', '  - button "Even" [ref=e7]',
                  '- button "Submit" [ref=e8]', '- text "Episodes done:" [ref=e9]', '- text "0"')
     calls = play("odd-or-even", "Mark the numbers below as odd or even and press submit when "
                  "done.", [shown])
