@@ -9,12 +9,13 @@ that the adapter turns into a question, and on a yes the call is made again.
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Literal
 
 from webrefs import ConsentRequest
 from webrefs.errors import ConsentError
 
-__all__ = ["Approvals", "approved", "askable", "question", "rejected"]
+__all__ = ["Approvals", "Decision", "approved", "askable", "decide", "question", "rejected"]
 
 
 class Approvals:
@@ -53,9 +54,44 @@ def question(tool: str, request: ConsentRequest) -> str:
             f"({'; '.join(request.reasons)})")
 
 
+@dataclass(frozen=True)
+class Decision:
+    """What a person decided about one action: ``approve`` it, ``edit`` it (run it with
+    ``args`` instead) or ``reject`` it (with their ``message``, if any)."""
+
+    kind: Literal["approve", "edit", "reject"]
+    args: dict[str, Any] | None = None
+    message: str = ""
+
+
+def decide(answer: Any, tool: str = "") -> Decision:
+    """The decision a resume value carries. LangChain's human-in-the-loop response
+    (``{"decisions": [{"type": "approve"}]}``, ``{"type": "edit", "edited_action": {"name":
+    ..., "args": {...}}}``, ``{"type": "reject", "message": ...}``), one such decision, or a
+    short form :func:`approved` reads. An edit that names another tool is a rejection."""
+    if isinstance(answer, dict) and isinstance(answer.get("decisions"), list):
+        answer = answer["decisions"][0] if answer["decisions"] else None
+    if isinstance(answer, dict) and answer.get("type") in ("approve", "edit", "reject"):
+        message = answer.get("message")
+        said = message if isinstance(message, str) else ""
+        if answer["type"] == "edit":
+            action = answer.get("edited_action")
+            args = action.get("args") if isinstance(action, dict) else None
+            name = action.get("name", tool) if isinstance(action, dict) else tool
+            if isinstance(args, dict) and (not tool or name == tool):
+                return Decision("edit", dict(args))
+            return Decision("reject", message=said or "an edit must keep the tool and give "
+                            "its arguments")
+        return Decision(answer["type"], message=said)
+    return Decision("approve" if approved(answer) else "reject")
+
+
 def approved(answer: Any) -> bool:
-    """A resume value meaning yes: ``"approve"``/``"yes"``/``True``, or a dict with
-    ``{"approved": True}`` or ``{"action": "approve"}``."""
+    """A resume value meaning yes: ``"approve"``/``"yes"``/``True``, a dict with
+    ``{"approved": True}`` or ``{"action": "approve"}``, or an approving decision of
+    LangChain's human-in-the-loop shape (see :func:`decide`)."""
+    if isinstance(answer, dict) and ("decisions" in answer or "type" in answer):
+        return decide(answer).kind == "approve"
     if isinstance(answer, dict):
         answer = answer.get("approved", answer.get("action", answer.get("decision")))
     if isinstance(answer, bool):
@@ -63,10 +99,12 @@ def approved(answer: Any) -> bool:
     return str(answer).strip().lower() in ("approve", "approved", "yes", "y", "accept", "ok")
 
 
-def rejected(tool: str, err: ConsentError, request: ConsentRequest) -> ConsentError:
-    """What the model reads when the person said no."""
+def rejected(tool: str, err: ConsentError, request: ConsentRequest,
+             message: str = "") -> ConsentError:
+    """What the model reads when the person said no (and why, when they said)."""
+    why = f' They said: "{" ".join(message.split())[:300]}".' if message.strip() else ""
     return ConsentError(
         f"The user rejected {tool} on {request.target_name or request.target}; "
-        "it was not done.",
+        f"it was not done.{why}",
         hint="Do not try it again; continue without it or ask the user what to do.",
         request=request, refused=True, decision=err.decision)

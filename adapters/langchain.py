@@ -53,7 +53,7 @@ from webrefs.tools import ToolOutput, ToolSpec, WebTools
 from webrefs.tools.capabilities import Capabilities, capabilities
 from webrefs.tools.fmt import format_error, format_validation_error
 
-from .consent import Approvals, approved, askable, question, rejected
+from .consent import Approvals, askable, decide, question, rejected
 
 if TYPE_CHECKING:
     from langchain.agents.middleware import AgentMiddleware
@@ -103,8 +103,12 @@ class WebTool(BaseTool):
             try:
                 out = self.webtools.call(self.name, arguments)
             except ConsentError as err:
-                self._ask_human(err)
-                out = self.webtools.call(self.name, arguments)
+                arguments, edited = self._ask_human(err, arguments)
+                try:
+                    out = self.webtools.call(self.name, arguments)
+                except ConsentError as again:
+                    self._edit_approves(again, edited)
+                    out = self.webtools.call(self.name, arguments)
         except WebrefsError as err:
             raise ToolException(format_error(self.name, err)) from err
         return _content(out), out.artifact
@@ -115,36 +119,60 @@ class WebTool(BaseTool):
             try:
                 out = await self.webtools.acall(self.name, arguments)
             except ConsentError as err:
-                self._ask_human(err)
-                out = await self.webtools.acall(self.name, arguments)
+                arguments, edited = self._ask_human(err, arguments)
+                try:
+                    out = await self.webtools.acall(self.name, arguments)
+                except ConsentError as again:
+                    self._edit_approves(again, edited)
+                    out = await self.webtools.acall(self.name, arguments)
         except WebrefsError as err:
             raise ToolException(format_error(self.name, err)) from err
         return _content(out), out.artifact
 
-    def _ask_human(self, err: ConsentError) -> None:
-        """With ``interrupt_on_confirm``, a ``confirm`` action becomes a LangGraph interrupt
-        (the graph pauses; resume with ``Command(resume="approve")`` or ``"reject"``). Returns
-        when approved (the call is then made again); else raises ``err`` or a refusal."""
+    def _ask_human(self, err: ConsentError, arguments: Any) -> tuple[Any, bool]:
+        """With ``interrupt_on_confirm``, a ``confirm`` action becomes a LangGraph interrupt in
+        the shape of LangChain's human-in-the-loop middleware (the graph pauses; resume with
+        an approve, edit or reject decision). Returns the arguments to call with (the edited
+        ones after an edit) and whether they were edited; a rejection raises the refusal, and
+        without the option ``err`` is raised."""
         request = askable(err)
         if self.approvals is None or request is None:
             raise err
         from langgraph.types import interrupt
 
-        answer = interrupt(consent_payload(self.name, request))
-        if not approved(answer):
-            raise rejected(self.name, err, request)
+        said = decide(interrupt(consent_payload(self.name, request, arguments)), self.name)
+        if said.kind == "reject":
+            raise rejected(self.name, err, request, said.message)
+        if said.kind == "edit" and said.args is not None:
+            return said.args, True
+        self.approvals.add(request)
+        return arguments, False
+
+    def _edit_approves(self, err: ConsentError, edited: bool) -> None:
+        """An action the person edited is approved as edited: its own consent question (its
+        target may differ from the one asked about) is answered yes once; else ``err``."""
+        request = askable(err)
+        if not edited or self.approvals is None or request is None:
+            raise err
         self.approvals.add(request)
 
 
-def consent_payload(tool: str, request: ConsentRequest) -> dict[str, Any]:
-    """What a LangGraph interrupt for consent carries (shown to the human who decides)."""
+def consent_payload(tool: str, request: ConsentRequest, arguments: Any = None) -> dict[str, Any]:
+    """What a LangGraph interrupt for consent carries: LangChain's human-in-the-loop request
+    (``action_requests`` and ``review_configs``: approve, edit or reject), so its agent UIs
+    show and resume it, with webrefs' details beside it (what, where, why)."""
+    ask = question(tool, request)
+    args = dict(arguments) if isinstance(arguments, dict) else {}
     return {
+        "action_requests": [{"name": tool, "args": args, "description": ask}],
+        "review_configs": [{"action_name": tool,
+                            "allowed_decisions": ["approve", "edit", "reject"]}],
         "type": "webrefs_consent", "tool": tool, "action": request.action,
         "target": request.target, "target_name": request.target_name, "url": request.url,
         "level": request.level, "reasons": list(request.reasons),
         "request": request.effect.describe() if request.effect is not None else None,
-        "question": question(tool, request),
-        "answers": ["approve", "reject"],
+        "question": ask,
+        "answers": ["approve", "edit", "reject"],
     }
 
 

@@ -15,7 +15,8 @@ from langchain_core.outputs import ChatGeneration, ChatResult
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.types import Command
 from webrefs import Browser
-from webrefs.adapters.langchain import WebToolkit, approved
+from webrefs.adapters.consent import Decision, approved, decide
+from webrefs.adapters.langchain import WebToolkit
 
 from tests.helpers.proxy import RecordingProxy
 from tests.helpers.server import SiteServer
@@ -61,7 +62,7 @@ def _state(ctx: Browser) -> str:
     return str(ctx.active_tab.evaluate("document.getElementById('state').textContent"))
 
 
-def _run(browser: Browser, site: SiteServer, resume: str) -> tuple[dict[str, Any], str, str]:
+def _run(browser: Browser, site: SiteServer, resume: Any) -> tuple[dict[str, Any], str, str]:
     ctx = browser.new_context()
     try:
         toolkit = WebToolkit(browser=ctx, interrupt_on_confirm=True)
@@ -84,6 +85,56 @@ def test_approve_resumes_and_runs_the_action(browser: Browser, site: SiteServer)
     assert payload["target_name"] == 'button "Pay 5000 EUR"' and payload["reasons"]
     assert before == "unpaid"  # nothing ran while the graph waited
     assert after.startswith("PAID | success:") and "confirmed by the user" in after
+
+
+def test_the_pause_is_langchains_human_in_the_loop_request(browser: Browser,
+                                                            site: SiteServer) -> None:
+    # LangChain's agent UIs read action_requests and review_configs, and resume with a
+    # decision: approve, edit (the same tool with other arguments) or reject (with a reason)
+    first, before, after = _run(browser, site, {"decisions": [{"type": "approve"}]})
+    (pause,) = first["__interrupt__"]
+    (asked,) = pause.value["action_requests"]
+    assert asked["name"] == "web_click" and set(asked["args"]) == {"ref"}
+    assert asked["description"].startswith("Allow web_click on button")
+    assert pause.value["review_configs"] == [
+        {"action_name": "web_click", "allowed_decisions": ["approve", "edit", "reject"]}]
+    assert before == "unpaid" and after.startswith("PAID | success:")
+
+
+def test_a_rejection_with_a_reason_tells_the_model_why(browser: Browser,
+                                                       site: SiteServer) -> None:
+    _first, _before, after = _run(browser, site, {"decisions": [
+        {"type": "reject", "message": "Not this month."}]})
+    assert after.startswith("unpaid | error:") and 'They said: "Not this month."' in after
+
+
+def test_an_edit_runs_the_edited_call(browser: Browser, site: SiteServer) -> None:
+    ctx = browser.new_context()
+    try:
+        toolkit = WebToolkit(browser=ctx, interrupt_on_confirm=True)
+        agent = create_agent(PayModel(url=site.url("/safety/pay.html")), toolkit.get_tools(),
+                             checkpointer=InMemorySaver())
+        config: Any = {"configurable": {"thread_id": "edit"}}
+        first = agent.invoke({"messages": [("user", "pay")]}, config)
+        (pause,) = first["__interrupt__"]
+        ref = pause.value["action_requests"][0]["args"]["ref"]
+        # the reviewer approves the same click, given again as an edit of its arguments
+        done = agent.invoke(Command(resume={"decisions": [{"type": "edit", "edited_action": {
+            "name": "web_click", "args": {"ref": ref}}}]}), config)
+        assert _state(ctx) == "PAID"
+        assert str(done["messages"][-1].content).startswith("success:")
+    finally:
+        ctx.close()
+
+
+def test_decisions_read_from_resume_values() -> None:
+    assert decide({"decisions": [{"type": "approve"}]}) == Decision("approve")
+    assert decide({"type": "reject", "message": "no"}) == Decision("reject", message="no")
+    assert decide({"type": "edit", "edited_action": {"name": "web_click", "args": {"ref": "e2"}}},
+                  "web_click") == Decision("edit", {"ref": "e2"})
+    assert decide({"type": "edit", "edited_action": {"name": "web_fill", "args": {}}},
+                  "web_click").kind == "reject"  # an edit may not change the tool
+    assert decide("approve") == Decision("approve") and decide("no").kind == "reject"
 
 
 def test_reject_refuses_the_action(browser: Browser, site: SiteServer) -> None:
