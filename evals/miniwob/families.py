@@ -523,10 +523,11 @@ def odd_or_even(goal: str) -> Play:
     items = page.items
     for i, item in enumerate(items):
         # each number is the group line of its own "Odd" and "Even" buttons
-        if item.role == "group" and re.fullmatch(r"-?\d+", item.name):
+        number = item.name.split(" | ")[-1]  # the number is the last of the group's words
+        if item.role == "group" and re.fullmatch(r"-?\d+", number):
             under = {it.name: it for it in items[i + 1:i + 3] if it.depth > item.depth}
             if "Odd" in under and "Even" in under:
-                yield from click(under["Odd" if int(item.name) % 2 else "Even"],
+                yield from click(under["Odd" if int(number) % 2 else "Even"],
                                  "Odd/Even button")
     yield from submit(page)
     return None

@@ -98,3 +98,10 @@ def test_a_card_with_a_role_is_its_controls_group() -> None:
         '    - heading "Oilskin" [level=3]',
         '    - button "Add to cart" [ref=e2]',
     ]
+
+
+def test_a_sentence_above_the_first_item_is_not_its_name() -> None:
+    t = tree(word("Mark the numbers below as odd or even and press submit when done.", 60),
+             word("-5", 100), button("Odd", "e1", 100), button("Even", "e2", 100),
+             word("4", 130), button("Odd", "e3", 130), button("Even", "e4", 130))
+    assert lines(t)[:2] == ['- group "-5":', '  - button "Odd" [ref=e1]']

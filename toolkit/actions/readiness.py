@@ -39,9 +39,7 @@ action's in two ways, neither of them a rule about particular pages:
   as it returns and charged to its lineage: a change made by the action's own callbacks always
   counts, wherever it lands (results streamed into the very area that ticks).
 - *What was changing before.* The monitor keeps, per element, when it last changed and how
-  (an attribute by name, its text, children swapped, added or removed), leaving out the
-  changes an action made while it was watched (a list a scroll grew has no rhythm of its own
-  for the next scroll). At arm, an element
+  (an attribute by name, its text, children swapped, added or removed). At arm, an element
   that changed that way at least twice in the last ``historyMs`` (2 s), the last time within
   ``rhythmMs`` (600 ms), is changing by itself: further changes of that kind to it, and
   changes inside what such a change put in, are the page's own, unless the action's own
@@ -220,11 +218,8 @@ _MONITOR_JS = """
           const mine = known(el, kind, now), near = up ? known(up, '^' + kind, now) : false;
           ambient = mine || near || inChurn(el);
         }
-        // the record of what the page changes by itself leaves out what an action made
-        // while it was watched (the items a scroll loaded are no rhythm of the page's)
-        const own = !ambient && now < st.trackUntil;
-        if (el && !own) stamp(el, kind, now);
-        if (up && !own) stamp(up, '^' + kind, now);
+        if (el) stamp(el, kind, now);
+        if (up) stamp(up, '^' + kind, now);
         if (ambient) {
           st.amb++;
           if (r.type === 'childList') {

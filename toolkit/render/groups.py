@@ -17,8 +17,9 @@ The extractor leaves out boxes that have no role, so the copies often come as on
 siblings (``"Pea soup" "$3.50" [-] "0" [+] "Smoked mackerel" ...``). Such a run is cut into
 items where a control repeats one already in the current item; an item's words are those
 between its controls and those just before its first control (at most :data:`_LEAD` of them,
-no farther than :data:`_NEAR_PX` above it, a heading ends them: headings are lines of their
-own). Each item then stands in the layout as a group of its own (a node made for it).
+none longer than :data:`_LEAD_CHARS`, no farther than :data:`_NEAR_PX` above it; a heading
+ends them: headings are lines of their own). Each item then stands in the layout as a group
+of its own (a node made for it).
 
 Table rows are left out: a row says its cells on its own line (:func:`.tables.row_label`).
 Pure functions on :class:`~webrefs.models.Node` trees; no browser, no tokens.
@@ -46,6 +47,9 @@ _STOP_ROLES = TABLE_ROLES | CELL_ROLES | frozenset(
 """Roles a group never goes past: rows have labels of their own; the others hold many items."""
 _LEAD = 4
 """Most words taken from before an item's first control."""
+_LEAD_CHARS = 50
+"""A longer text before an item's first control is a sentence about the page, not the item's
+name: it ends the item's leading words."""
 _NEAR_PX = 160
 """How far above an item's first control its leading words may be."""
 _OWN_LINE = frozenset({"heading", "status", "alert"})
@@ -215,9 +219,10 @@ def _near(kids: list[Node], pending: list[int], control: Node) -> list[int]:
     if top is None:
         return lead
     near: list[int] = []
-    for i in reversed(lead):  # the unbroken run of words just above the control
+    for i in reversed(lead):  # the unbroken run of short words just above the control
         box = kids[i].box
-        if box is not None and top - (box.y + box.h) > _NEAR_PX:
+        if (box is not None and top - (box.y + box.h) > _NEAR_PX) or \
+                len(_word_of(kids[i])) > _LEAD_CHARS:
             break
         near.insert(0, i)
     return near
