@@ -361,6 +361,7 @@ async def _held_decided(tab: TabCore, flight: Flight, ready: readiness.Readiness
         later.waited_ms += report.waited_ms
         later.mutations += report.mutations
         later.added_elements += report.added_elements
+        later.ambient_added += report.ambient_added
     return later
 
 
@@ -509,6 +510,8 @@ def _finish(tab: TabCore, result: ActionResult, report: readiness.ReadyReport | 
             readback.setdefault("added_elements", report.added_elements)
         if report.ambient:
             readback.setdefault("ambient_changes", report.ambient)
+        if report.ambient_added:
+            readback.setdefault("ambient_added", report.ambient_added)
         if report.requests:
             readback.setdefault("requests", report.requests)
     return result.model_copy(update={

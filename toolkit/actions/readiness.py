@@ -125,7 +125,8 @@ _MONITOR_JS = """
   if (!st) {
     const born = performance.now();
     st = {mut: 0, added: 0, amb: 0, last: -1, timers: 0, slowTimers: 0, armedAt: -1e9,
-          trackUntil: -1, mut0: 0, added0: 0, amb0: 0, trackMs: 1000, maxDelay: 2000,
+          trackUntil: -1, mut0: 0, added0: 0, amb0: 0, ambAdded: 0, ambAdded0: 0,
+          trackMs: 1000, maxDelay: 2000,
           asyncMs: 50, epoch: 0, arms: 0, born: born, cur: undefined,
           historyMs: 2000, rhythmMs: 600, historyCap: 400, recent: new Map(),
           ambient: new WeakMap(), prior: new WeakMap(), since: new WeakMap(), newDoc: false,
@@ -223,7 +224,7 @@ _MONITOR_JS = """
         if (ambient) {
           st.amb++;
           if (r.type === 'childList') {
-            for (const n of r.addedNodes) if (n.nodeType === 1) st.churn.add(n);
+            for (const n of r.addedNodes) if (n.nodeType === 1) { st.churn.add(n); st.ambAdded++; }
           }
           continue;
         }
@@ -383,6 +384,7 @@ _MONITOR_JS = """
     st.newDoc = mode === 'rearm'; st.since = new WeakMap();
     st.arms++; st.epoch++;
     st.armedAt = now; st.mut0 = st.mut; st.added0 = st.added; st.amb0 = st.amb; st.clear();
+    st.ambAdded0 = st.ambAdded;
     st.opens0 = st.opens;
     st.sawSlowTimer = false;
     st.trackUntil = mode === 'arm' ? Infinity : now + st.trackMs;
@@ -415,6 +417,7 @@ _MONITOR_JS = """
   let fetching = 0;
   if (st.fetches) for (const t0 of st.fetches.values()) if (now - t0 < %d) fetching++;
   const out = [['fresh', fresh], ['mut', st.mut - st.mut0], ['added', st.added - st.added0],
+               ['ambAdded', st.ambAdded - st.ambAdded0],
                ['amb', st.amb - st.amb0],
                ['sinceMut', now - (st.last > from ? st.last : from)], ['mutAfter', st.last > from],
                ['timers', st.timers], ['slowTimer', !!st.sawSlowTimer],
@@ -525,6 +528,8 @@ class ReadyReport:
     mutations: int = 0
     """Changes to the page that count as the action's (not those the page makes by itself)."""
     added_elements: int = 0
+    ambient_added: int = 0
+    """Elements added among the page's own changes (a list that was already growing)."""
     ambient: int = 0
     """Changes the page made by itself during the wait, as it did before the action (not
     waited for)."""
@@ -550,6 +555,7 @@ class Readiness:
     last_async_done: float = 0.0
     mutations: int = 0
     added: int = 0
+    ambient_added: int = 0
     ambient: int = 0
     _requests: dict[int, tuple[Request, float]] = field(default_factory=dict)
     _tracked: int = 0
@@ -645,6 +651,7 @@ class Readiness:
                 continue
             self.mutations = max(self.mutations, int(state.get("mut", 0)))
             self.added = max(self.added, int(state.get("added", 0)))
+            self.ambient_added = max(self.ambient_added, int(state.get("ambAdded") or 0))
             self.ambient = max(self.ambient, int(state.get("amb", 0)))
             report.focused = state.get("focused")
             if state.get("slowTimer") or state.get("mutAfter"):
@@ -701,6 +708,7 @@ class Readiness:
         report.waited_ms = round((time.monotonic() - self.started) * 1000, 1)
         report.mutations = self.mutations
         report.added_elements = self.added
+        report.ambient_added = self.ambient_added
         report.ambient = self.ambient
         report.navigated = self.navigated
         report.requests = self._tracked

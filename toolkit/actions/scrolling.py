@@ -177,7 +177,10 @@ async def scroll(tab: TabCore, direction: str = "down", amount: int | str | None
 
     result = await perform(tab, "scroll", target, act, doing=f"scrolling {d}")
     if result.readback.get("content_grew"):
-        items = int(result.readback.get("added_elements", 0))
+        # everything the scroll brought in, whether or not the list was already growing by
+        # itself (which depends on how soon after the last load the scroll came)
+        items = int(result.readback.get("added_elements", 0)) + \
+            int(result.readback.get("ambient_added", 0))
         rb = {**result.readback, "new_items": items}
         msg = result.message.replace(
             "New content appeared", f"New content appeared: {items} new element(s).", 1)
