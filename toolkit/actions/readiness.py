@@ -9,7 +9,8 @@ MutationObserver, and wrappers around ``setTimeout``, ``setInterval`` and
   from the action until a second after it, with a delay up to 2 s; later timers are never
   waited for),
 - no document, fetch, XHR or script request started after the action is still running (a
-  fetch or XHR the action's code starts counts from its call, before the browser reports it),
+  fetch or XHR the action's code starts counts from its call, before the browser reports it,
+  and the quiet window counts from its end, when the page reads its body and shows it),
   unless
   it has run longer than ``REQUEST_PATIENCE_MS`` (long polling; requests that were already
   running before the action, websockets, images and fonts are never waited for),
@@ -316,7 +317,7 @@ _MONITOR_JS = """
         if (lin === 0 || lin !== st.epoch || performance.now() >= st.trackUntil) return 0;
         const id = ++st.fetchNext; st.fetches.set(id, performance.now()); return id;
       };
-      const ended = (id) => { if (id) st.fetches.delete(id); };
+      const ended = (id) => { if (id && st.fetches.delete(id)) st.fetchEnd = performance.now(); };
       const origFetch = window.fetch;
       if (typeof origFetch === 'function') {
         window.fetch = function (...args) {
@@ -419,7 +420,8 @@ _MONITOR_JS = """
   const out = [['fresh', fresh], ['mut', st.mut - st.mut0], ['added', st.added - st.added0],
                ['ambAdded', st.ambAdded - st.ambAdded0],
                ['amb', st.amb - st.amb0],
-               ['sinceMut', now - (st.last > from ? st.last : from)], ['mutAfter', st.last > from],
+               ['sinceMut', now - Math.max(st.last > from ? st.last : from, st.fetchEnd || 0)],
+               ['mutAfter', st.last > from],
                ['timers', st.timers], ['slowTimer', !!st.sawSlowTimer],
                ['opens', st.opens - (st.opens0 || 0)], ['readyState', document.readyState],
                ['focused', focused],

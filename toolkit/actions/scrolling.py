@@ -161,6 +161,9 @@ async def scroll(tab: TabCore, direction: str = "down", amount: int | str | None
             rb = outcome.readback
             rb.update({"x": now["x"], "y": now["y"], "max_x": now["maxX"], "max_y": now["maxY"],
                        "content_grew": grew, "at_end": _at_end(now, d)})
+            if grew:
+                rb["grown_px"] = max(int(now["height"] - before["height"]),
+                                     int(now["width"] - before["width"]))
             where = f"{axis}={now[axis]} of {now['maxY' if axis == 'y' else 'maxX']}"
             if moved == 0:
                 edge = "end" if d in ("down", "right") else "start"
@@ -182,7 +185,10 @@ async def scroll(tab: TabCore, direction: str = "down", amount: int | str | None
         items = int(result.readback.get("added_elements", 0)) + \
             int(result.readback.get("ambient_added", 0))
         rb = {**result.readback, "new_items": items}
-        msg = result.message.replace(
-            "New content appeared", f"New content appeared: {items} new element(s).", 1)
+        # the model reads how much the page grew, which is the same in every run; how many
+        # elements came is in the readback (when they land against the wait may differ)
+        grown = int(rb.get("grown_px") or 0)
+        said = f" (the page grew by {grown} px)." if grown else "."
+        msg = result.message.replace("New content appeared", "New content appeared" + said, 1)
         result = result.model_copy(update={"readback": rb, "message": msg})
     return result
