@@ -30,7 +30,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from ..models import INTERACTIVE_ROLES, Node
+from ..models import Node
 from .outline import clean
 from .tables import CELL_ROLES, SEPARATOR, TABLE_ROLES
 
@@ -74,10 +74,6 @@ class Groups:
         return self.runs.get(id(node), node.children)
 
 
-def _is_control(node: Node) -> bool:
-    return node.clickable or node.role in INTERACTIVE_ROLES
-
-
 def _key(node: Node) -> tuple[str, str]:
     return (node.role or "", " ".join((node.name or node.text).split()).casefold())
 
@@ -90,7 +86,7 @@ def _words(node: Node) -> tuple[list[tuple[Node, str]], int]:
     stack = [node]
     while stack:
         n = stack.pop()
-        if n is not node and _is_control(n):
+        if n is not node and n.interactive:
             controls += 1
             if controls > GROUP_CONTROLS:
                 break
@@ -109,7 +105,7 @@ def named_groups(root: Node) -> Groups:
     stack = [root]
     while stack:
         n = stack.pop()
-        if n is not root and _is_control(n):
+        if n is not root and n.interactive:
             controls.append(n)
         for c in n.children:
             parent[id(c)] = n
@@ -132,7 +128,7 @@ def named_groups(root: Node) -> Groups:
         node = control
         for _ in range(UP):
             up = parent.get(id(node))
-            if up is None or up is root or _is_control(up) or up.role in _STOP_ROLES \
+            if up is None or up is root or up.interactive or up.role in _STOP_ROLES \
                     or up.tag in ("body", "html"):
                 break
             node = up
@@ -152,7 +148,7 @@ def named_groups(root: Node) -> Groups:
 
 
 def _word_of(node: Node) -> str:
-    if node.children or _is_control(node) or node.role in _OWN_LINE:
+    if node.children or node.interactive or node.role in _OWN_LINE:
         return ""
     return node.text or (node.name if node.role in _WORD_ROLES else "")
 
@@ -167,7 +163,7 @@ def _cut_run(node: Node, repeated: set[tuple[str, str]], out: Groups) -> None:
     keys: set[tuple[str, str]] = set()
     last = -1  # the last control of the current item
     for i, kid in enumerate(kids):
-        if _is_control(kid):
+        if kid.interactive:
             key = _key(kid)
             if start < 0 or key in keys or key not in repeated:
                 if start >= 0:
