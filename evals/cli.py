@@ -92,7 +92,10 @@ def _add_run_options(p: argparse.ArgumentParser, *, providers: bool = True) -> N
                    help="page time that passes before each tool call on the episode's clock "
                         "(0: the machine's clock)")
     p.add_argument("--browser-endpoint", default=None, metavar="URL",
-                   help="attach to a running Chromium over CDP (http://host:9222)")
+                   help="attach to running Chromiums over CDP instead of launching one: one "
+                        "address for every worker (http://host:9222), a template naming "
+                        "{worker} (numbered from 0: http://browser-{worker}:9222) or a "
+                        "comma-separated list with an address per worker")
     p.add_argument("--headed", action="store_true", help="show the browser")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     _add_allow_code(p)

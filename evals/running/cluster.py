@@ -4,7 +4,8 @@
 process per slot on this machine), ``auto`` joins the cluster this machine belongs to, and
 anything else is a cluster address. ``workers`` actors are made (:class:`EpisodeWorker`), each
 declaring :data:`EPISODE_CPUS` CPU and :data:`EPISODE_MEMORY` bytes so Ray packs them; each
-serves the suite's site on its own loopback and launches its browser once, then plays
+serves the suite's site on its own loopback and launches its browser once (or attaches to
+its own address from ``--browser-endpoint``: see :mod:`.endpoints`), then plays
 episodes one at a time, each in a fresh context, through the same :meth:`Plan.play_task` the
 local executor uses.
 
@@ -38,6 +39,7 @@ from ..models.providers import Provider
 from ..reports.results import Episode
 from ..suite.codescope import CodeScope
 from ..suite.tasks import Task
+from .endpoints import worker_endpoints
 from .plan import Plan, open_browser, site
 
 __all__ = ["EPISODE_CPUS", "EPISODE_MEMORY", "RAY_INSTALL", "EpisodeWorker", "run_on_ray"]
@@ -138,7 +140,8 @@ class EpisodeWorker:
     once, then episodes one at a time (Ray makes this class an actor; it runs on its own too,
     which is how its tests drive it)."""
 
-    def __init__(self, plan: Plan) -> None:
+    def __init__(self, plan: Plan, endpoint: str | None = None) -> None:
+        self._endpoint = endpoint
         self._dir = Path(tempfile.mkdtemp(prefix="webrefs-worker-"))
         self._plan = replace(
             plan,
@@ -153,14 +156,16 @@ class EpisodeWorker:
         self._alone = asyncio.Lock()
 
     async def start(self) -> str:
-        """Serve the site and launch the browser; the browser's version."""
+        """Serve the site and launch the browser (or attach to the worker's own
+        ``endpoint``); the browser's version."""
         plan = self._plan
         loaded = plan.loaded
         code = CodeScope(root=Path(loaded.root), allow_any=plan.options.allow_code,
                          suite=loaded.suite.name)
         self._ports = self._stack.enter_context(
             site(loaded, replaying=plan.pages_in is not None, code=code))
-        self._browser = await open_browser(plan.options, self._ports)
+        self._browser = await open_browser(plan.options, self._ports,
+                                           endpoint=self._endpoint)
         return self._browser.version
 
     async def play(self, task: Task, provider: Provider, given: Files) -> tuple[Episode, Files]:
@@ -240,15 +245,23 @@ async def run_on_ray(plan: Plan, todo: list[tuple[Task, Provider]], *,
     ray = import_ray()
     options = plan.options
     slots = max(1, min(options.workers, len(todo)))
+    endpoints = worker_endpoints(options.browser_endpoint, options.workers)[:slots]
     own_init = connect(ray, options.ray or "local", slots)
     remote = ray.remote(num_cpus=EPISODE_CPUS, memory=EPISODE_MEMORY,
                         max_restarts=0, max_concurrency=1)(EpisodeWorker)
     actors: list[Any] = []
+    endpoint_of: dict[int, str | None] = {}  # an actor's browser address, by id
+
+    def make(endpoint: str | None) -> Any:
+        actor = remote.remote(plan, endpoint)
+        endpoint_of[id(actor)] = endpoint
+        return actor
+
     busy: dict[asyncio.Future[Any], tuple[Any, Any, Task, Provider, int]] = {}
     try:
         if not todo:
             return
-        actors = [remote.remote(plan) for _ in range(slots)]
+        actors = [make(endpoint) for endpoint in endpoints]
         try:
             versions = await asyncio.gather(*(a.start.remote() for a in actors))
         except Exception as exc:  # RayTaskError wrapping the worker's WebrefsError
@@ -283,7 +296,7 @@ async def run_on_ray(plan: Plan, todo: list[tuple[Task, Provider]], *,
                                        reason=_cause(failure), tags=list(task.tags)))
                     continue
                 actors.remove(actor)  # the worker died: a new one takes its place
-                fresh = remote.remote(plan)
+                fresh = make(endpoint_of[id(actor)])  # attached where the dead one was
                 actors.append(fresh)
                 idle.append(fresh)
                 if tries == 0:

@@ -57,7 +57,9 @@ class RunOptions:
     cassettes: Path | None = None
     """Replay model calls from ``cassettes/<provider>/<task>.yaml`` (no network for models)."""
     browser_endpoint: str | None = None
-    """Attach to a running Chromium over CDP instead of launching one."""
+    """Attach to running Chromiums over CDP instead of launching one: one address for every
+    worker, a template naming ``{worker}`` (numbered from 0) or a comma-separated list with an
+    address per worker (see :mod:`.endpoints`)."""
     headless: bool = True
     prices: dict[str, Price] = field(default_factory=dict)
     """Price per provider name, for costs (see :mod:`.prices`)."""
@@ -88,14 +90,17 @@ def site(loaded: LoadedSuite, replaying: bool, code: CodeScope) -> Iterator[dict
         yield {origin_host(site.origin): port}
 
 
-async def open_browser(options: RunOptions, ports: dict[str, int]) -> Browser:
-    if options.browser_endpoint:
+async def open_browser(options: RunOptions, ports: dict[str, int], *,
+                       endpoint: str | None = None) -> Browser:
+    """Attach to ``endpoint`` (a worker's address from ``options.browser_endpoint``), or
+    launch a Chromium that reaches the site's fixed origins on ``ports``."""
+    if endpoint:
         if ports:
             raise InvalidArgumentError(
                 "A remote browser cannot reach this machine's site server by its fixed origin.",
                 hint="Record the pages first ('webrefs eval record'), then run with --pages.",
             )
-        return await Browser.aconnect(options.browser_endpoint)
+        return await Browser.aconnect(endpoint)
     args = [f"--host-resolver-rules={host_resolver_rules(ports)}"]
     return await Browser.alaunch(headless=options.headless, args=tuple(args))
 

@@ -1,10 +1,12 @@
-"""Running a suite: every task with every provider, in parallel contexts of one browser.
+"""Running a suite: every task with every provider, in parallel contexts of its browsers.
 
 :func:`run_suite` serves the suite's site under its fixed origin (or replays recorded pages),
-launches Chromium (or attaches to one over CDP), runs the episodes (``workers`` at a time),
-and writes ``results.json`` after every episode, so an interrupted run keeps what finished
-and ``resume`` picks up from there. ``shard=(i, n)`` runs a deterministic i-th of n parts of
-the suite (join the parts with :func:`~webrefs.evals.reports.results.merge_results`).
+launches Chromium (or attaches over CDP to one browser, or to one per worker: see
+:mod:`.endpoints`), runs the episodes (``workers`` at a time, each in a fresh context of its
+worker's browser), and writes ``results.json`` after every episode, so an interrupted run
+keeps what finished and ``resume`` picks up from there. ``shard=(i, n)`` runs a
+deterministic i-th of n parts of the suite (join the parts with
+:func:`~webrefs.evals.reports.results.merge_results`).
 
 Everything that produced a result is recorded with it: versions, git commit, suite hash,
 options, seed, providers' settings, times.
@@ -18,11 +20,12 @@ import importlib.metadata
 import platform
 import secrets
 import subprocess
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 from pathlib import Path
 
 import webrefs
+from webrefs import Browser
 from webrefs.errors import InvalidArgumentError, WebrefsError
 
 from ..models.providers import Provider, resolve_provider
@@ -38,6 +41,7 @@ from ..reports.results import (
 )
 from ..suite.codescope import CodeScope, code_fields
 from ..suite.tasks import Task, load_suite
+from .endpoints import worker_endpoints
 from .plan import Plan, RunOptions, open_browser, site
 
 __all__ = ["RunOptions", "fence_key_for", "run_suite", "select_tasks"]
@@ -80,6 +84,12 @@ def _git_commit() -> str | None:
 
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+async def _close_all(browsers: Iterable[Browser]) -> None:
+    for browser in list(browsers):
+        with contextlib.suppress(WebrefsError):
+            await browser.aclose()
 
 
 ProgressFn = Callable[[Episode, int, int], None]
@@ -138,6 +148,7 @@ async def run_suite(options: RunOptions, *, progress: ProgressFn | None = None) 
         raise InvalidArgumentError("The human provider plays one episode at a time.",
                                    hint="Run it with --workers 1.")
     tasks = select_tasks(loaded.suite.tasks, only=options.tasks, shard=options.shard)
+    endpoints = worker_endpoints(options.browser_endpoint, options.workers)
     out = options.out
     out.mkdir(parents=True, exist_ok=True)
     results_path = out / "results.json"
@@ -222,18 +233,33 @@ async def run_suite(options: RunOptions, *, progress: ProgressFn | None = None) 
             close()
         return results
     with site(loaded, replaying=options.pages is not None, code=code) as ports:
-        browser = await open_browser(options, ports)
-        results.run.browser = browser.version
+        browsers: dict[str | None, Browser] = {}
+        try:
+            for endpoint in dict.fromkeys(endpoints):  # a browser per distinct address
+                browsers[endpoint] = await open_browser(options, ports, endpoint=endpoint)
+        except BaseException:
+            await _close_all(browsers.values())
+            raise
+        results.run.browser = browsers[endpoints[0]].version
         save()
-        gate = asyncio.Semaphore(options.workers)
+        slots: asyncio.Queue[Browser] = asyncio.Queue()
+        for endpoint in endpoints:  # a worker slot is its browser, taken for an episode
+            slots.put_nowait(browsers[endpoint])
+        # episodes of own-browser tasks take turns per browser attached over CDP
+        alone = {id(b): asyncio.Lock() for b in browsers.values()}
 
-        alone = asyncio.Lock()  # episodes of own-browser tasks when attached over CDP
+        def lost() -> bool:
+            return any(b.closed for b in browsers.values())
 
         async def one(task: Task, provider: Provider) -> None:
-            async with gate:
-                if browser.closed:
+            browser = await slots.get()
+            try:
+                if lost():
                     return
-                episode = await plan.play_task(browser, ports, task, provider, alone)
+                episode = await plan.play_task(browser, ports, task, provider,
+                                               alone[id(browser)])
+            finally:
+                slots.put_nowait(browser)
             await keep(episode)
 
         jobs = [asyncio.ensure_future(one(t, p)) for t, p in todo]
@@ -245,11 +271,10 @@ async def run_suite(options: RunOptions, *, progress: ProgressFn | None = None) 
             results.run.interrupted = True
             raise
         finally:
-            if browser.closed and len(results.episodes) < total:
+            if lost() and len(results.episodes) < total:
                 results.run.interrupted = True
             close()
-            with contextlib.suppress(WebrefsError):
-                await browser.aclose()
+            await _close_all(browsers.values())
     if results.run.interrupted:
         raise WebrefsError(
             f"The browser closed during the run; {len(results.episodes)} of {total} episodes "

@@ -1,6 +1,8 @@
-"""Episodes on a Ray cluster (``--ray``): the same results as a local run, recordings sent to
-the workers and brought back, a worker that dies retried once, and clear words for a cluster
-that cannot be reached or a machine without Ray.
+"""Episodes on a Ray cluster (``--ray``): replays with the same results as a local run (the
+whole live suite is compared in ``tests/evals/builtin/test_suite.py``), recordings sent to
+the workers and brought back, each worker attached to its own browser when asked, a worker
+that dies retried once, and clear words for a cluster that cannot be reached or a machine
+without Ray.
 
 One local cluster of two worker processes serves the module (no dashboard, a small object
 store); every page is served on the workers' own loopback.
@@ -25,7 +27,9 @@ from webrefs.evals.running.runner import RunOptions, run_suite
 from webrefs.evals.suite.tasks import Task
 
 from tests.evals.test_runner import comparable
+from tests.helpers.debugged import DebuggedChromium
 from tests.helpers.paths import ROOT
+from tests.helpers.relay import Relay
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -43,16 +47,9 @@ def cluster() -> Any:
 
 
 def run(out: Path, **changes: Any) -> Results:
-    options = RunOptions(suite="builtin", out=out, tasks=TASKS, workers=2, **changes)
+    options = RunOptions(**{"suite": "builtin", "out": out, "tasks": TASKS, "workers": 2,
+                            **changes})
     return asyncio.run(run_suite(options))
-
-
-def test_builtin_tasks_give_the_same_results_locally_and_on_ray(tmp_path: Path) -> None:
-    local = run(tmp_path / "local")
-    on_ray = run(tmp_path / "ray", ray="local")
-    assert {e.status for e in local.episodes} == {"success"}
-    assert comparable(on_ray) == comparable(local)
-    assert on_ray.run.browser == local.run.browser
 
 
 @pytest.fixture(scope="module")
@@ -80,6 +77,36 @@ def test_a_replay_on_ray_equals_a_local_replay(recorded: tuple[Path, Results],
     assert local.run.pages == on_ray.run.pages == "replay"
     assert {e.status for e in on_ray.episodes} == {"success"}
     assert comparable(on_ray, marker=True) == comparable(local, marker=True)
+
+
+BLOCKED = ("--host-resolver-rules=MAP * ~NOTFOUND",)
+
+
+def test_each_ray_worker_attaches_to_its_own_browser(recorded: tuple[Path, Results],
+                                                     tmp_path: Path) -> None:
+    """--browser-endpoint as a list on Ray: each worker attaches to its own browser (behind
+    a relay of the test's); the results equal the recording's."""
+    pages = recorded[0] / "pages"
+    with DebuggedChromium(tmp_path / "one", args=BLOCKED) as one, \
+            DebuggedChromium(tmp_path / "two", args=BLOCKED) as two, \
+            Relay(one.port) as first, Relay(two.port) as second:
+        on_ray = run(tmp_path / "pool", pages=pages, ray="local",
+                     browser_endpoint=f"{first.endpoint},{second.endpoint}")
+        assert (first.upgrades(), second.upgrades()) == (1, 1)
+        assert one.running() and two.running()
+    assert comparable(on_ray, marker=True)["episodes"] == \
+        comparable(recorded[1], marker=True)["episodes"]
+
+
+def test_a_worker_that_replaces_a_dead_one_attaches_where_it_did(
+        recorded: tuple[Path, Results], tmp_path: Path) -> None:
+    marker = tmp_path / "deaths"
+    with DebuggedChromium(tmp_path / "one", args=BLOCKED) as one, Relay(one.port) as relay:
+        results = run(tmp_path / "out", ray="local", workers=1, pages=recorded[0] / "pages",
+                      providers=(_dying(marker, 1),), browser_endpoint=relay.endpoint)
+        assert relay.upgrades() == 2  # the first worker, then the one that took its place
+    assert marker.read_text() == "x"
+    assert {e.task: e.status for e in results.episodes} == dict.fromkeys(TASKS, "success")
 
 
 def test_ctrl_c_keeps_what_finished_and_resume_runs_the_rest(tmp_path: Path) -> None:

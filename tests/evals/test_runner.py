@@ -22,6 +22,7 @@ from webrefs.evals.running.runner import RunOptions, run_suite
 
 from tests.helpers.debugged import DebuggedChromium
 from tests.helpers.paths import DATA
+from tests.helpers.relay import Relay
 
 MINI = str(DATA / "suites" / "mini.json")
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -192,3 +193,24 @@ def test_a_remote_browser_over_cdp_runs_recorded_pages(tmp_path: Path) -> None:
         assert chrome.running(), "the run killed the remote browser"
         with pytest.raises(Exception, match="cannot reach this machine's site server"):
             run(tmp_path / "live", tasks=("newsletter",), browser_endpoint=chrome.endpoint)
+
+
+def test_each_worker_attaches_to_its_own_browser(tmp_path: Path) -> None:
+    """--browser-endpoint as a list: worker i plays its episodes in the i-th browser (each
+    browser behind a relay of the test's, which sees the DevTools client come in)."""
+    tasks = ("newsletter", "wrong-answer")
+    recorded = run(tmp_path / "rec", record=True, tasks=tasks)
+    blocked = ("--host-resolver-rules=MAP * ~NOTFOUND",)
+    with DebuggedChromium(tmp_path / "one", args=blocked) as one, \
+            DebuggedChromium(tmp_path / "two", args=blocked) as two, \
+            Relay(one.port) as first, Relay(two.port) as second:
+        results = run(tmp_path / "pool", pages=tmp_path / "rec" / "pages", tasks=tasks,
+                      workers=2, browser_endpoint=f"{first.endpoint},{second.endpoint}")
+        assert (first.upgrades(), second.upgrades()) == (1, 1)
+        assert one.running() and two.running(), "the run closed a browser it attached to"
+    assert comparable(results, marker=True)["episodes"] == \
+        comparable(recorded, marker=True)["episodes"]
+    with pytest.raises(Exception, match="lists 2 browsers for 3 workers"):  # before any run
+        run(tmp_path / "short", pages=tmp_path / "rec" / "pages", tasks=tasks, workers=3,
+            browser_endpoint="http://127.0.0.1:9,http://127.0.0.1:9")
+    assert not (tmp_path / "short" / "results.json").exists()

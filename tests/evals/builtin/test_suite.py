@@ -1,5 +1,6 @@
 """The builtin suite proves itself: every reference solution succeeds on the live sites with no
-tool error, and the shipped recordings replay a sample of tasks with no server running."""
+tool error, alike in a local run and on a Ray cluster, and the shipped recordings replay a
+sample of tasks with no server running."""
 
 from __future__ import annotations
 
@@ -9,8 +10,11 @@ from pathlib import Path
 
 import pytest
 from webrefs.evals import cli
+from webrefs.evals.reports.results import Results
 from webrefs.evals.running.runner import RunOptions, run_suite
 from webrefs.evals.suite.tasks import load_suite
+
+from tests.evals.test_runner import comparable
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -38,15 +42,32 @@ def test_suite_shape() -> None:
         assert kinds - {"answer"} or "read" in task.tags, task.id
 
 
+@pytest.fixture(scope="module")
+def local_run(tmp_path_factory: pytest.TempPathFactory) -> Results:
+    """The reference over the whole suite, live, in two contexts of one local browser."""
+    return asyncio.run(run_suite(RunOptions(suite="builtin", providers=("reference",),
+                                            out=tmp_path_factory.mktemp("local"), workers=2)))
+
+
 @pytest.mark.timeout(1200)
-def test_reference_solves_every_task(tmp_path: Path) -> None:
-    results = asyncio.run(run_suite(RunOptions(suite="builtin", providers=("reference",),
-                                               out=tmp_path, workers=2)))
-    failed = {e.task: e.reason for e in results.episodes if e.status != "success"}
+def test_reference_solves_every_task(local_run: Results) -> None:
+    failed = {e.task: e.reason for e in local_run.episodes if e.status != "success"}
     assert failed == {}
-    errors = {e.task: e.tool_errors for e in results.episodes if e.tool_errors}
+    errors = {e.task: e.tool_errors for e in local_run.episodes if e.tool_errors}
     assert errors == {}
-    assert len(results.episodes) == len(SUITE.suite.tasks)
+    assert len(local_run.episodes) == len(SUITE.suite.tasks)
+
+
+@pytest.mark.timeout(1200)
+def test_the_whole_suite_on_ray_equals_the_local_run(local_run: Results,
+                                                     tmp_path: Path) -> None:
+    """The same run on a Ray cluster started for it (two worker processes, each with its
+    own site server and browser): results.json is the same but for times and the fence
+    marker a live run draws anew."""
+    on_ray = asyncio.run(run_suite(RunOptions(suite="builtin", providers=("reference",),
+                                              out=tmp_path, workers=2, ray="local")))
+    assert comparable(on_ray) == comparable(local_run)
+    assert on_ray.run.browser == local_run.run.browser
 
 
 def test_every_task_has_a_shipped_recording() -> None:
