@@ -43,31 +43,57 @@ def test_suite_shape() -> None:
 
 
 @pytest.fixture(scope="module")
-def local_run(tmp_path_factory: pytest.TempPathFactory) -> Results:
-    """The reference over the whole suite, live, in two contexts of one local browser."""
-    return asyncio.run(run_suite(RunOptions(suite="builtin", providers=("reference",),
-                                            out=tmp_path_factory.mktemp("local"), workers=2)))
+def local_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Results]:
+    """The reference over the whole suite, live, in two contexts of one local browser, its
+    pages recorded; the run's folder and results."""
+    out = tmp_path_factory.mktemp("local")
+    return out, asyncio.run(run_suite(RunOptions(suite="builtin", providers=("reference",),
+                                                 out=out, workers=2, record=True)))
+
+
+def same_results(results: Results, *, marker: bool = False) -> dict[str, object]:
+    """What must not change between a local and a Ray run: all of results.json but times,
+    the browser's version and whether pages and model calls were live, recorded or replayed
+    (and unless ``marker``, the fence marker a live run draws anew)."""
+    data = comparable(results, marker=marker)
+    data["run"].pop("pages")
+    data["run"].pop("model_calls")
+    return data
 
 
 @pytest.mark.timeout(1200)
-def test_reference_solves_every_task(local_run: Results) -> None:
-    failed = {e.task: e.reason for e in local_run.episodes if e.status != "success"}
+def test_reference_solves_every_task(local_run: tuple[Path, Results]) -> None:
+    results = local_run[1]
+    failed = {e.task: e.reason for e in results.episodes if e.status != "success"}
     assert failed == {}
-    errors = {e.task: e.tool_errors for e in local_run.episodes if e.tool_errors}
+    errors = {e.task: e.tool_errors for e in results.episodes if e.tool_errors}
     assert errors == {}
-    assert len(local_run.episodes) == len(SUITE.suite.tasks)
+    assert len(results.episodes) == len(SUITE.suite.tasks)
 
 
 @pytest.mark.timeout(1200)
-def test_the_whole_suite_on_ray_equals_the_local_run(local_run: Results,
+def test_the_whole_suite_on_ray_equals_the_local_run(local_run: tuple[Path, Results],
                                                      tmp_path: Path) -> None:
     """The same run on a Ray cluster started for it (two worker processes, each with its
-    own site server and browser): results.json is the same but for times and the fence
-    marker a live run draws anew."""
+    own site server and browser)."""
     on_ray = asyncio.run(run_suite(RunOptions(suite="builtin", providers=("reference",),
                                               out=tmp_path, workers=2, ray="local")))
-    assert comparable(on_ray) == comparable(local_run)
-    assert on_ray.run.browser == local_run.run.browser
+    assert same_results(on_ray) == same_results(local_run[1])
+    assert on_ray.run.browser == local_run[1].run.browser
+
+
+@pytest.mark.timeout(1200)
+def test_a_replay_of_the_whole_suite_on_ray_equals_the_local_run(
+        local_run: tuple[Path, Results], tmp_path: Path) -> None:
+    """The local run's recorded pages replayed on Ray (each episode's recording sent to its
+    worker): the same results, fence markers included (a replay keeps the recording's
+    key)."""
+    out, recorded = local_run
+    replayed = asyncio.run(run_suite(RunOptions(suite="builtin", providers=("reference",),
+                                                out=tmp_path, workers=2, ray="local",
+                                                pages=out / "pages")))
+    assert replayed.run.pages == "replay"
+    assert same_results(replayed, marker=True) == same_results(recorded, marker=True)
 
 
 def test_every_task_has_a_shipped_recording() -> None:
