@@ -11,6 +11,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 import pytest
+from llama_index.core.agent.workflow import AgentWorkflow
 from llama_index.core.base.llms.types import (
     ChatMessage,
     ImageBlock,
@@ -56,13 +57,16 @@ def fake() -> Iterator[FakeTab]:
     tab.stop()
 
 
-async def _run(tab: Any, model: str | Capabilities, turns: int = 1,
-               **options: Any) -> list[list[ChatMessage]]:
+async def _run(tab: Any, model: str | Capabilities, turns: int = 1, *,
+               workflow: bool = False, **options: Any) -> list[list[ChatMessage]]:
+    """Run an agent whose model takes ``turns`` screenshots; what the model was given, per
+    turn. ``workflow``: the agent inside an ``AgentWorkflow``, streaming."""
     llm, seen = recording_llm([("web_screenshot", {})] * turns)
     spec = WebToolSpec.from_tab(tab, tools=[], vision=True)
     agent = WebFunctionAgent(tools=spec.to_tool_list(), llm=llm, model=model,
-                             system_prompt="You see pages.", streaming=False, **options)
-    output = await agent.run(user_msg="Look.")
+                             system_prompt="You see pages.", streaming=workflow, **options)
+    runner: Any = AgentWorkflow(agents=[agent]) if workflow else agent
+    output = await runner.run(user_msg="Look.")
     assert str(output.response.content) == "done"
     return seen
 
@@ -91,8 +95,11 @@ def _sent_images(payload: list[dict[str, Any]]) -> list[bytes]:
     return [base64.b64decode(url.split(",", 1)[1]) for url in urls]
 
 
-async def test_openai_style_the_image_follows_the_tool_results(fake: FakeTab) -> None:
-    second = (await _run(fake, "openai:gpt-4.1"))[1]
+@pytest.mark.parametrize("model", ["openai:gpt-4.1", Capabilities(images=True)])
+@pytest.mark.parametrize("workflow", [False, True])
+async def test_openai_style_the_image_follows_the_tool_results(
+        fake: FakeTab, model: str | Capabilities, workflow: bool) -> None:
+    second = (await _run(fake, model, workflow=workflow))[1]
     tool = next(m for m in second if m.role == MessageRole.TOOL)
     assert [type(b) for b in tool.blocks] == [TextBlock]
     assert "is attached (PNG)" in tool.content and tool.content.endswith(IMAGE_MOVED)
