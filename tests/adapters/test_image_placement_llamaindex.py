@@ -32,20 +32,24 @@ from tests.helpers.server import SiteServer
 FAKE_PNG = b"\x89PNG\r\n\x1a\nfake"  # what FakeTab's screenshot returns
 
 
-def recording_llm(calls: Sequence[tuple[str, dict[str, Any]]]
-                  ) -> tuple[Any, list[list[ChatMessage]]]:
-    """A function-calling LLM that makes ``calls``, one a turn, then answers "done"; every
-    list of messages it is given is kept (copied: the agent's lists change later)."""
+Call = tuple[str, dict[str, Any]]
+
+
+def recording_llm(turns: Sequence[Call | list[Call]]) -> tuple[Any, list[list[ChatMessage]]]:
+    """A function-calling LLM that makes the calls of ``turns`` (one call or several at once
+    a turn), then answers "done"; every list of messages it is given is kept (copied: the
+    agent's lists change later)."""
     seen: list[list[ChatMessage]] = []
 
     def respond(messages: Sequence[ChatMessage], **kwargs: Any) -> ChatMessage:
         seen.append([m.model_copy(deep=True) for m in messages])
         turn = len(seen)
-        if turn > len(calls):
+        if turn > len(turns):
             return ChatMessage(role=MessageRole.ASSISTANT, content="done")
-        name, args = calls[turn - 1]
+        calls = turns[turn - 1]
         return ChatMessage(role=MessageRole.ASSISTANT, blocks=[
-            ToolCallBlock(tool_call_id=f"call_{turn}", tool_name=name, tool_kwargs=args)])
+            ToolCallBlock(tool_call_id=f"call_{turn}_{i}", tool_name=name, tool_kwargs=args)
+            for i, (name, args) in enumerate(calls if isinstance(calls, list) else [calls])])
 
     return MockFunctionCallingLLM(response_generator=respond), seen
 
@@ -57,11 +61,16 @@ def fake() -> Iterator[FakeTab]:
     tab.stop()
 
 
+SHOT: Call = ("web_screenshot", {})
+
+
 async def _run(tab: Any, model: str | Capabilities, turns: int = 1, *,
-               workflow: bool = False, **options: Any) -> list[list[ChatMessage]]:
-    """Run an agent whose model takes ``turns`` screenshots; what the model was given, per
-    turn. ``workflow``: the agent inside an ``AgentWorkflow``, streaming."""
-    llm, seen = recording_llm([("web_screenshot", {})] * turns)
+               workflow: bool = False, at_once: int = 1,
+               **options: Any) -> list[list[ChatMessage]]:
+    """Run an agent whose model takes ``turns`` screenshots (``at_once`` in each turn); what
+    the model was given, per turn. ``workflow``: the agent in an ``AgentWorkflow``,
+    streaming."""
+    llm, seen = recording_llm([[SHOT] * at_once] * turns)
     spec = WebToolSpec.from_tab(tab, tools=[], vision=True)
     agent = WebFunctionAgent(tools=spec.to_tool_list(), llm=llm, model=model,
                              system_prompt="You see pages.", streaming=workflow, **options)
@@ -113,6 +122,16 @@ async def test_openai_style_the_image_follows_the_tool_results(
     assert _sent_images(payload) == [FAKE_PNG]  # the image reaches the model
 
 
+async def test_images_of_parallel_calls_follow_all_their_tool_results(fake: FakeTab) -> None:
+    second = (await _run(fake, "openai:gpt-4.1", at_once=2))[1]
+    assert [m.role for m in second[-3:]] == [MessageRole.TOOL, MessageRole.TOOL,
+                                             MessageRole.USER]
+    assert all(m.content.endswith(IMAGE_MOVED) for m in second[-3:-1])
+    captions = [b.text for b in second[-1].blocks if isinstance(b, TextBlock)][1:]
+    assert ["call_1_0" in captions[0], "call_1_1" in captions[1]] == [True, True]
+    assert _sent_images(_openai_payload(second)) == [FAKE_PNG, FAKE_PNG]
+
+
 async def test_anthropic_style_the_image_stays_in_the_tool_message(fake: FakeTab) -> None:
     """llama-index-llms-anthropic sends a tool message's blocks, images included, as the
     content of its tool_result."""
@@ -149,8 +168,7 @@ async def test_only_the_latest_images_are_sent(fake: FakeTab) -> None:
 async def test_an_openai_style_agent_sees_the_page_and_clicks_a_point_of_it(
         browser: Browser, tab: Tab, site: SiteServer) -> None:
     await tab.agoto(site.url("/vision/canvas.html"))
-    llm, seen = recording_llm([("web_screenshot", {}),
-                               ("web_click", {"x": 54, "y": 18})])  # canvas.html's OK button
+    llm, seen = recording_llm([SHOT, ("web_click", {"x": 54, "y": 18})])  # canvas.html's OK
     spec = WebToolSpec(browser=browser, vision=True)
     agent = WebFunctionAgent(tools=spec.to_tool_list(), llm=llm, model="openai:gpt-4.1",
                              system_prompt=await spec.asystem_prompt("vision",
