@@ -27,8 +27,10 @@ that read no images; within a run only the latest ``keep_images`` images are sen
     agent = WebFunctionAgent(tools=spec.to_tool_list(), llm=llm, model="openai:gpt-4.1",
                              system_prompt=await spec.asystem_prompt("vision", page_state=False))
 
-A ``ReActAgent`` reads every tool output as text: it sees the screenshot's text, never the
-image.
+A ``ReActAgent`` writes each tool output into its prompt as an "Observation:" text, so a
+plain one never sends the image; :class:`WebReActAgent` (same ``model=`` and
+``keep_images``) sends it with the observation, a user message (or, with the formatter's
+``observation_role`` set to ``tool``, where the model takes it, as above).
 
 LlamaIndex agents take a system prompt once, when they are built, and it would go stale at the
 agent's first navigation; so give them ``await spec.asystem_prompt(page_state=False)``, which
@@ -38,12 +40,15 @@ leaves the page out and tells the model to read it with ``web_snapshot``.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any, Literal, cast
 
 from webrefs.errors import missing_extra
 
 try:
-    from llama_index.core.agent.workflow import FunctionAgent, ToolCallResult
+    from llama_index.core.agent.react import ReActChatFormatter
+    from llama_index.core.agent.react.types import BaseReasoningStep, ObservationReasoningStep
+    from llama_index.core.agent.workflow import FunctionAgent, ReActAgent, ToolCallResult
     from llama_index.core.base.llms.types import ChatMessage, ContentBlock, ImageBlock, TextBlock
     from llama_index.core.memory import BaseMemory
     from llama_index.core.tools import FunctionTool, ToolMetadata, ToolOutput
@@ -51,7 +56,7 @@ try:
 except ImportError as exc:  # pragma: no cover - exercised by a subprocess test
     raise missing_extra("webrefs.adapters.llamaindex", "llamaindex") from exc
 
-from pydantic import Field
+from pydantic import Field, model_validator
 from webrefs import Browser, SafetyPolicy, Tab
 from webrefs.tools import ToolOutput as WebOutput
 from webrefs.tools import ToolSpec, WebTools
@@ -66,7 +71,8 @@ from webrefs.tools.placement import (
     split_images,
 )
 
-__all__ = ["WebFunctionAgent", "WebFunctionTool", "WebToolSpec", "place_tool_results"]
+__all__ = ["SeenObservation", "WebFunctionAgent", "WebFunctionTool", "WebReActAgent",
+           "WebReActChatFormatter", "WebToolSpec", "place_tool_results"]
 
 
 class WebFunctionTool(FunctionTool):
@@ -273,3 +279,81 @@ class WebFunctionAgent(FunctionAgent):
             scratchpad.append(images)  # not after a tool's direct answer, which ends the run
         await ctx.store.set(self.scratchpad_key,
                             _drop_older_images(scratchpad, self.keep_images))
+
+
+class SeenObservation(ObservationReasoningStep):
+    """A ReAct observation with the images that go with it (see :class:`WebReActAgent`)."""
+
+    images: list[ImageBlock] = Field(default_factory=list)
+    """Images for the observation's own message."""
+    then: ChatMessage | None = None
+    """A user message with images, sent right after the observation."""
+
+
+class WebReActChatFormatter(ReActChatFormatter):
+    """The ReAct formatter, sending each :class:`SeenObservation`'s images with it; only the
+    latest ``keep_images`` images of the run are sent."""
+
+    keep_images: int = 2
+
+    def format(self, tools: Sequence[Any], chat_history: list[ChatMessage],
+               current_reasoning: list[BaseReasoningStep] | None = None) -> list[ChatMessage]:
+        steps = current_reasoning or []
+        messages = super().format(tools, chat_history, steps)
+        if not steps:
+            return messages
+        head, tail = messages[:-len(steps)], messages[-len(steps):]
+        reasoning: list[ChatMessage] = []
+        for step, message in zip(steps, tail, strict=True):
+            if isinstance(step, SeenObservation):
+                message = message.model_copy(update={"blocks": [*message.blocks,
+                                                                *step.images]})
+            reasoning.append(message)
+            if isinstance(step, SeenObservation) and step.then is not None:
+                reasoning.append(step.then)
+        return [*head, *_drop_older_images(reasoning, self.keep_images)]
+
+
+def _web_formatter(fields: dict[str, Any] | None = None) -> ReActChatFormatter:
+    return WebReActChatFormatter.from_defaults(context=(fields or {}).get("system_prompt"))
+
+
+class WebReActAgent(ReActAgent):
+    """A ``ReActAgent`` that sends each tool's images with the observation it writes (a user
+    message, which every model that reads images takes), or, with an observation role of
+    ``tool``, where ``model`` takes them (as :class:`WebFunctionAgent`); its formatter must
+    be a :class:`WebReActChatFormatter` (the default)."""
+
+    model: str | Capabilities = Field(
+        description="The chat model (provider:model) or its Capabilities: where images go.")
+    keep_images: int = Field(default=2, description="Images of the run still sent.")
+    formatter: ReActChatFormatter = Field(default_factory=_web_formatter)
+
+    @model_validator(mode="after")
+    def _formatter_sends_images(self) -> WebReActAgent:
+        if not isinstance(self.formatter, WebReActChatFormatter):
+            raise ValueError("WebReActAgent needs a WebReActChatFormatter as its formatter "
+                             "(the default); a plain ReActChatFormatter drops the images")
+        self.formatter.keep_images = self.keep_images
+        return self
+
+    async def handle_tool_call_results(self, ctx: Any, results: list[ToolCallResult],
+                                       memory: BaseMemory) -> None:
+        caps = capabilities_of(self.model)
+        if self.formatter.observation_role == "user":  # a user message takes images
+            caps = replace(caps, images_in_tool_results=caps.images)
+        placed, images = place_tool_results(results, caps)
+        before = len(await ctx.store.get(self.reasoning_key, default=[]))
+        await super().handle_tool_call_results(ctx, placed, memory)
+        reasoning = cast(list[BaseReasoningStep],
+                         await ctx.store.get(self.reasoning_key, default=[]))
+        observed = [i for i in range(before, len(reasoning))
+                    if type(reasoning[i]) is ObservationReasoningStep]
+        for i, result in zip(observed, placed, strict=False):
+            step = reasoning[i]
+            assert isinstance(step, ObservationReasoningStep)
+            reasoning[i] = SeenObservation(
+                observation=step.observation, return_direct=step.return_direct,
+                images=[b for b in result.tool_output.blocks if isinstance(b, ImageBlock)],
+                then=images if i == observed[-1] else None)
+        await ctx.store.set(self.reasoning_key, reasoning)

@@ -11,6 +11,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 import pytest
+from llama_index.core.agent.react import ReActChatFormatter
 from llama_index.core.agent.workflow import AgentWorkflow
 from llama_index.core.base.llms.types import (
     ChatMessage,
@@ -22,7 +23,12 @@ from llama_index.core.base.llms.types import (
 from llama_index.core.llms.mock import MockFunctionCallingLLM
 from llama_index.llms.openai.utils import to_openai_message_dicts
 from webrefs import Browser, Tab
-from webrefs.adapters.llamaindex import WebFunctionAgent, WebToolSpec
+from webrefs.adapters.llamaindex import (
+    WebFunctionAgent,
+    WebReActAgent,
+    WebReActChatFormatter,
+    WebToolSpec,
+)
 from webrefs.tools.capabilities import Capabilities
 from webrefs.tools.placement import IMAGE_LEFT_OUT, IMAGE_MOVED, IMAGE_OLDER, IMAGES_INTRO
 
@@ -162,6 +168,63 @@ async def test_only_the_latest_images_are_sent(fake: FakeTab) -> None:
     tools = [m for m in kept[-1] if m.role == MessageRole.TOOL]
     assert [len(_images([m])) for m in tools] == [0, 1, 1]
     assert tools[0].content.endswith(IMAGE_OLDER)
+
+
+def react_llm(turns: int) -> tuple[Any, list[list[ChatMessage]]]:
+    """An LLM speaking ReAct text: ``turns`` screenshots, then the answer "done"."""
+    seen: list[list[ChatMessage]] = []
+
+    def respond(messages: Sequence[ChatMessage], **kwargs: Any) -> ChatMessage:
+        seen.append([m.model_copy(deep=True) for m in messages])
+        text = ("Thought: I need to see the page.\nAction: web_screenshot\nAction Input: {}"
+                if len(seen) <= turns else "Thought: I can answer.\nAnswer: done")
+        return ChatMessage(role=MessageRole.ASSISTANT, content=text)
+
+    return MockFunctionCallingLLM(response_generator=respond), seen
+
+
+@pytest.mark.parametrize("model", ["openai:gpt-4.1", "anthropic:claude-sonnet-4-5"])
+async def test_a_react_agent_sends_the_image_with_its_observation(
+        fake: FakeTab, model: str) -> None:
+    llm, seen = react_llm(turns=3)
+    spec = WebToolSpec.from_tab(fake, tools=[], vision=True)
+    agent = WebReActAgent(tools=spec.to_tool_list(), llm=llm, model=model, keep_images=1,
+                          system_prompt="You see pages.", streaming=False)
+    output = await agent.run(user_msg="Look.")
+    assert "done" in str(output.response.content)
+    observation = seen[1][-1]  # what the model read after its first screenshot
+    assert observation.role == MessageRole.USER
+    assert observation.content.startswith("Observation: Screenshot")
+    assert [type(b) for b in observation.blocks] == [TextBlock, ImageBlock]
+    assert _sent_images(_openai_payload(seen[1])) == [FAKE_PNG]
+    last = [m for m in seen[-1] if m.content and m.content.startswith("Observation:")]
+    assert len(last) == 3 and len(_images(seen[-1])) == 1 and _images(last[-1:])
+    assert IMAGE_OLDER in last[0].content and IMAGE_OLDER in last[1].content
+
+
+async def test_react_observations_as_tool_messages_get_the_image_after(
+        fake: FakeTab) -> None:
+    llm, seen = react_llm(turns=1)
+    spec = WebToolSpec.from_tab(fake, tools=[], vision=True)
+    formatter = WebReActChatFormatter.from_defaults(observation_role=MessageRole.TOOL)
+    agent = WebReActAgent(tools=spec.to_tool_list(), llm=llm, model="openai:gpt-4.1",
+                          formatter=formatter, streaming=False)
+    await agent.run(user_msg="Look.")
+    observation, user = seen[1][-2:]
+    assert observation.role == MessageRole.TOOL and observation.content.endswith(IMAGE_MOVED)
+    assert user.role == MessageRole.USER and _images([user]) and not _images([observation])
+    with pytest.raises(ValueError, match="WebReActChatFormatter"):
+        WebReActAgent(tools=spec.to_tool_list(), llm=llm, model="openai:gpt-4.1",
+                      formatter=ReActChatFormatter.from_defaults())
+
+
+async def test_a_react_agent_tells_a_text_model_the_image_was_left_out(fake: FakeTab) -> None:
+    llm, seen = react_llm(turns=1)
+    spec = WebToolSpec.from_tab(fake, tools=[], vision=True)
+    agent = WebReActAgent(tools=spec.to_tool_list(), llm=llm, model="somebody:text-model",
+                          streaming=False)
+    await agent.run(user_msg="Look.")
+    assert seen[1][-1].content.endswith(IMAGE_LEFT_OUT) and _images(seen[1]) == []
 
 
 @pytest.mark.browser
