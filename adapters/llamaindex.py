@@ -130,6 +130,8 @@ class WebToolSpec(BaseToolSpec):
     selection starts: ``"default"``, ``"all"``, a group name or an exact list), ``include``
     (tools added), ``exclude``, ``after_action``, ``allow_navigation``, ``vision``;
     ``safety`` is a ``webrefs.SafetyPolicy`` for the browser (default: the one it has).
+    With ``vision=True``, run the tools in a :class:`WebFunctionAgent` or
+    :class:`WebReActAgent` so each screenshot reaches the model where it takes images.
     """
 
     def __init__(
