@@ -50,15 +50,27 @@ from pydantic import ConfigDict, Field, PrivateAttr, SkipValidation
 from webrefs import Browser, ConsentRequest, SafetyPolicy, Tab
 from webrefs.errors import ConsentError, WebrefsError
 from webrefs.tools import ToolOutput, ToolSpec, WebTools
-from webrefs.tools.capabilities import Capabilities, capabilities
+from webrefs.tools.capabilities import Capabilities
 from webrefs.tools.fmt import format_error, format_validation_error
+from webrefs.tools.placement import (
+    IMAGE_LEFT_OUT,
+    IMAGE_MOVED,
+    IMAGE_OLDER,
+    IMAGES_INTRO,
+    capabilities_of,
+    caption,
+    note,
+    older_images,
+    split_images,
+)
 
 from .consent import Approvals, askable, decide, question, rejected
 
 if TYPE_CHECKING:
     from langchain.agents.middleware import AgentMiddleware
 
-__all__ = ["WebTool", "WebToolkit", "image_placement", "live_prompt", "place_images"]
+__all__ = ["IMAGES_INTRO", "IMAGE_LEFT_OUT", "IMAGE_MOVED", "IMAGE_OLDER", "WebTool",
+           "WebToolkit", "image_placement", "live_prompt", "place_images"]
 
 
 def _content(out: ToolOutput) -> str | list[str | dict[str, Any]]:
@@ -282,12 +294,6 @@ class WebToolkit(BaseToolkit):
         return image_placement(model, keep_images=keep_images)
 
 
-IMAGE_MOVED = "(The image is in the user message after these tool results.)"
-IMAGE_LEFT_OUT = "(The image was left out: this model does not read images.)"
-IMAGE_OLDER = "(An earlier image, left out to save tokens; take a new web_screenshot.)"
-IMAGES_INTRO = "Images returned by the tool calls above:"
-
-
 def _is_image(block: Any) -> bool:
     return isinstance(block, dict) and block.get("type") in ("image", "image_url")
 
@@ -302,16 +308,17 @@ def place_images(messages: Sequence[Any], model: str | Capabilities, *,
                  keep_images: int = 2) -> list[Any]:
     """``messages`` with the images of tool messages where ``model`` (a name looked up in
     :func:`webrefs.tools.capabilities.capabilities`, or its :class:`Capabilities`) accepts
-    them: kept in the tool message when its API takes images there; else moved into one user
-    message after each run of tool messages, each tool message saying so; else left out with
-    a note. Only the last ``keep_images`` images are kept (older ones become a note). The
-    messages given are not changed."""
+    them (:func:`webrefs.tools.placement.split_images`): kept in the tool message when its
+    API takes images there; else moved into one user message after each run of tool
+    messages, each tool message saying so; else left out with a note. Only the last
+    ``keep_images`` images are kept (older ones become a note). The messages given are not
+    changed."""
     from langchain_core.messages import HumanMessage, ToolMessage
 
-    caps = capabilities(model) if isinstance(model, str) else model
+    caps = capabilities_of(model)
     total = sum(1 for m in messages if isinstance(m, ToolMessage)
                 and isinstance(m.content, list) for b in m.content if _is_image(b))
-    skip = max(total - max(keep_images, 0), 0)  # the oldest images that are not sent
+    older = older_images(total, keep_images)
     out: list[Any] = []
     moved: list[Any] = []
 
@@ -329,29 +336,18 @@ def place_images(messages: Sequence[Any], model: str | Capabilities, *,
         if not isinstance(content, list) or not any(_is_image(b) for b in content):
             out.append(message)
             continue
-        kept: list[Any] = []
-        notes: list[str] = []
-        for block in content:
-            if not _is_image(block):
-                kept.append(block)
-            elif skip > 0:
-                skip -= 1
-                notes.append(IMAGE_OLDER)
-            elif not caps.images:
-                notes.append(IMAGE_LEFT_OUT)
-            elif caps.images_in_tool_results:
-                kept.append(block)
-            else:
-                moved.append({"type": "text", "text": f"Image of {message.name or 'a tool'} "
-                              f"(call {message.tool_call_id}):"})
-                moved.append(block)
-                notes.append(IMAGE_MOVED)
-        if any(_is_image(b) for b in kept):
-            if notes:
-                kept.append({"type": "text", "text": " ".join(dict.fromkeys(notes))})
+        split = split_images(content, _is_image, caps, older=older)
+        older = split.older
+        for image in split.moved:
+            moved.append({"type": "text",
+                          "text": caption(message.name, message.tool_call_id)})
+            moved.append(image)
+        said = note(split.notes)
+        if split.images_kept:
+            kept = [*split.kept, {"type": "text", "text": said}] if said else split.kept
             out.append(message.model_copy(update={"content": kept}))
         else:  # text only: a plain string, which every API takes in a tool message
-            text = "\n".join(t for t in (_text_of(kept), " ".join(dict.fromkeys(notes))) if t)
+            text = "\n".join(t for t in (_text_of(split.kept), said) if t)
             out.append(message.model_copy(update={"content": text}))
     flush()
     return out

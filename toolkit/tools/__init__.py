@@ -24,6 +24,8 @@ list may use a group name for its tools::
   ``structuredContent`` and ``outputSchema``).
 - :mod:`.capabilities`: what each provider family's chat API accepts (tool calls, images,
   images in tool results), for adapters and the eval harness.
+- :mod:`.placement`: where a tool result's images go for one model (kept, moved after the tool
+  results, left out), and the notes the model reads; each adapter applies it to its messages.
 
 Handlers use only the public :class:`~webrefs.Tab` / :class:`~webrefs.Browser` coroutines.
 """
