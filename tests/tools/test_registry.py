@@ -181,13 +181,13 @@ def test_after_action_diff_shows_changed_lines(fake: FakeTab) -> None:
     tools = tools_for(fake, after_action="diff")
     tools.call("web_snapshot")
     out = tools.call("web_fill", {"ref": "e1", "value": "lighthouse"})
-    # on a page of three lines the changes would be longer than the page: the page is sent
-    assert "Page now:" in out.content and "Changes since" not in out.content
-    assert '\n- searchbox "Search articles" [ref=e1]: lighthouse' in out.content
+    # this fake's lines carry the value after the ref, so the field reads as a new line
+    assert "Page now:" not in out.content and "Changes since" in out.content
+    assert '\n+ searchbox "Search articles" [ref=e1]: lighthouse' in out.content
     out = tools.call("web_press_key", {"key": "Tab"})
-    assert "Changes since the last snapshot:" in out.content
-    assert "changed=0 added=0 removed=0" in out.content
-    assert "(no change)\n<<<end of page content" in out.content  # fenced as page content
+    # nothing changed: one sentence, and no page content to fence
+    assert out.content.endswith("No other change on the page since the last snapshot.")
+    assert "[diff]" not in out.content and "<<<" not in out.content
 
 
 def test_after_action_diff_without_a_baseline_gives_the_snapshot(fake: FakeTab) -> None:

@@ -133,7 +133,11 @@ class ToolContext:
             return ToolOutput(format_action(result, snapshot_text=self.fence(snap.text)),
                               result)
         assert before is not None
-        diff = diff_snapshots(before, snap)
+        summary = format_action(result)
+        diff = diff_snapshots(before, snap, said=summary, acted=result.ref)
+        if diff.endswith(("\n(no change)", "\n(no other change)")):
+            # nothing the summary did not say: no page content to show
+            return ToolOutput(format_action(result, unchanged=True), result)
         counter = TokenCounter()  # diff_snapshots' encoding
         if counter.count(diff) >= counter.count(snap.text):
             return ToolOutput(format_action(result, snapshot_text=self.fence(snap.text)),
