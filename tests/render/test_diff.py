@@ -173,3 +173,30 @@ def test_removed_refs_share_one_line_and_context_names_a_form() -> None:
     assert '+ form "Checkout"' in out or 'in form "Checkout":' in out
     assert any(ln.endswith('+ button "Pay" [ref=e40]') for ln in out)
     assert "- removed: e4, e5" in out
+
+
+def test_a_status_replaced_by_the_one_said_is_no_change_and_rows_share_one_context() -> None:
+    a, _ = trees()
+
+    def status(text: str) -> Any:
+        return lambda main: main.append({"tag": "p", "role": "status", "name": text})
+
+    before, after = render(_with(a, status("Adults: 1"))), render(_with(a, status("Adults: 2")))
+    said = 'Clicked e9 (button "More adults"). The page says: status "Adults: 2".'
+    assert diff_snapshots(before, after, said=said).endswith("\n(no other change)")
+    assert '- status "Adults: 1"' in diff_snapshots(before, after, said="Clicked e9.")
+
+    def lists(main: list[Any]) -> None:
+        main[1]["name"] = "Trip"
+        main[1]["children"] += [
+            {"tag": "ul", "role": "listbox", "name": f"{end} airports", "ref": f"e{50 + 5 * i}",
+             "children": [{"tag": "li", "role": "option", "name": f"{end} {n}",
+                           "ref": f"e{51 + 5 * i + n}"} for n in range(2)]}
+            for i, end in enumerate(("From", "To"))]
+
+    out = diff_snapshots(render(a), render(_with(a, lists))).split("\n")
+    assert out[1:8] == ['in search "Trip":',
+                        '  + listbox "From airports" [ref=e50]',
+                        '    + option "From 0" [ref=e51]', '    + option "From 1" [ref=e52]',
+                        '  + listbox "To airports" [ref=e55]',  # no second "in search"
+                        '    + option "To 0" [ref=e56]', '    + option "To 1" [ref=e57]'], out

@@ -188,6 +188,7 @@ def diff_snapshots(before: Snapshot | None, after: Snapshot, *, max_tokens: int 
     shown: list[tuple[str, _Entry]] = []  # ("~" | "+", entry), in the new page's order
     unchanged = 0
     told = 0  # changes the model was told of in ``said``, not repeated
+    said_new: list[_Entry] = []  # added lines without a ref that ``said`` quotes
     for e in new:
         if e.ref:
             was = old_by_ref.get(e.ref)
@@ -203,6 +204,7 @@ def diff_snapshots(before: Snapshot | None, after: Snapshot, *, max_tokens: int 
             plus[e.line] -= 1
             if said and e.line in said:
                 told += 1
+                said_new.append(e)
             else:
                 shown.append(("+", e))
         else:
@@ -211,7 +213,12 @@ def diff_snapshots(before: Snapshot | None, after: Snapshot, *, max_tokens: int 
     for e in old:
         if not e.ref and minus[e.line] > 0:
             minus[e.line] -= 1
-            removed.append(e)
+            replaced = next((n for n in said_new if _same_place(n, e)), None)
+            if replaced is not None:  # the text the summary quotes took its place
+                said_new.remove(replaced)
+                told += 1
+            else:
+                removed.append(e)
     changed = sum(1 for mark, _ in shown if mark == "~")
 
     head = "[diff]"
@@ -223,8 +230,8 @@ def diff_snapshots(before: Snapshot | None, after: Snapshot, *, max_tokens: int 
     indents: dict[str, str] = {}  # a listed line -> its indent (what it holds goes under it)
     context: str | None = None
     for mark, e in shown:
-        if e.parent is not None and e.parent in indents:
-            context, indent = None, indents[e.parent] + "  "
+        if e.parent is not None and e.parent in indents:  # under a listed line
+            indent = indents[e.parent] + "  "
         elif e.parent is not None and e.parent not in listed and _says_where(e.parent):
             if e.parent != context:
                 body.append((f"in {e.parent}:", 0))
@@ -276,7 +283,7 @@ _PART = re.compile(r'\[(?:[^\]"]|"(?:[^"\\]|\\.)*")*\]|"(?:[^"\\]|\\.)*"|\S+')
 _VALUE = re.compile(r'^\[value=("(?:[^"\\]|\\.)*")\]$')
 _WHERE_ONLY = frozenset({"main", "banner", "contentinfo", "navigation", "search",
                          "complementary", "region", "generic", "list", "listitem", "group",
-                         "article", "section"})
+                         "article", "section", "row", "rowgroup", "cell", "gridcell"})
 """Holders that say little without a name: their ``in ...:`` line is left out."""
 
 
@@ -301,9 +308,21 @@ def _was(old: str, new: str) -> str:
     return ", ".join(lost + gained) or _REF_AT_END.sub("", old)
 
 
+def _same_place(new: _Entry, old: _Entry) -> bool:
+    """Whether two lines without a ref are of one role in one holder (a status whose text
+    changed reads as one removed and one added line)."""
+    return new.parent == old.parent and _role(new.line) == _role(old.line)
+
+
+def _role(line: str) -> str:
+    if line.startswith("{"):
+        return str(json.loads(line).get("role", ""))
+    return line.split(" ", 1)[0]
+
+
 def _kind(part: str) -> str:
     """A fact's kind (``[value=`` of ``[value="x"]``; a bare fact is its own kind)."""
-    return part.split("=", 1)[0]
+    return part.split("=", 1)[0].rstrip("]")
 
 
 def _told_change(old: str, new: str, said: str) -> bool:
