@@ -442,3 +442,16 @@ def test_navigate_opens_a_tab_when_none_is_open(site: SiteServer) -> None:
         out = tools.call("web_navigate", {"url": site.url("/agents/tools.html")})
         assert out.artifact.navigated and own.active_tab.url.endswith("/agents/tools.html")
         assert "Active tab" in tools.system_prompt()
+
+
+def test_a_page_after_an_action_leaves_out_the_address_the_summary_names() -> None:
+    from webrefs.tools.fmt import page_text
+
+    page = '[snapshot] url=http://h/a title="A" refs=1\n- link "B" [ref=e1]'
+    assert page_text(page, "Clicked e3; navigated to http://h/a. New page \"A\".") == (
+        '[snapshot] title="A" refs=1\n- link "B" [ref=e1]')
+    assert page_text(page, "Went back to http://h/a.").startswith('[snapshot] title="A"')
+    # another address, one that merely starts with it, or none: the header stays whole
+    for summary in ("Clicked e3.", "Clicked e3; navigated to http://h/ab.",
+                    "Clicked e3; navigated to http://h/a/b."):
+        assert page_text(page, summary) == page

@@ -7,6 +7,7 @@ tab lists, and argument/validation errors that name the argument.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
@@ -29,6 +30,7 @@ __all__ = [
     "format_tabs",
     "format_text",
     "format_validation_error",
+    "page_text",
     "tool_list",
 ]
 
@@ -74,6 +76,19 @@ def format_action(
     if result.navigated or result.new_tabs:
         return f"{text} Take a snapshot to see the page."
     return text
+
+
+_HEADER_URL = re.compile(r"^(\[snapshot\]) url=(\S*) ")
+
+
+def page_text(text: str, summary: str) -> str:
+    """A snapshot's text as an action's result shows it after ``summary``: without the
+    header's ``url=`` when the summary already names that address (``navigated to ...``)."""
+    m = _HEADER_URL.match(text)
+    if m is None or not re.search(rf"(?:^|\s){re.escape(m.group(2))}(?:[.;,]?(?:\s|$))",
+                                  summary):
+        return text
+    return f"{m.group(1)} {text[m.end():]}"
 
 
 def format_text(result: TextResult, fence: Callable[[str], str] | None = None) -> str:
