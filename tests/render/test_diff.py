@@ -124,8 +124,11 @@ def test_a_gained_fact_and_a_new_value_say_only_what_differs() -> None:
         main[1]["children"][0]["value"] = "gold ring"  # the searchbox, e4
         main[1]["children"][0]["states"] = {"focused": True}
         main[2]["children"][0]["states"] = {"checked": True, "disabled": True}  # e6
+        next(n for n in main if n.get("ref") == "e11")["states"] = {"expanded": True}
 
     out = diff_snapshots(render(a), render(_with(a, change))).split("\n")
+    # [expanded=false] -> [expanded]: one fact whose value changed, not one gained
+    assert '~ button "Filters" [expanded] [ref=e11]  (was: [expanded=false])' in out, out
     assert out[1] == ('~ searchbox [value="gold ring"] [placeholder="Search..."] [focused] '
                       '[ref=e4]  (was: [value="gold"])')
     assert out[2] == ('~ checkbox "In stock only" [checked] [disabled] [ref=e6]  '
