@@ -248,22 +248,13 @@ def where_tokens_go(rows: dict[str, dict[str, Side]], diff_runs: list[Episode],
             for k in ("none", "diff")}
     ours = [c.tokens for e in none_runs for c in e.trajectory if c.tool == "web_snapshot"]
     aria = [t for p in peer.values() for t in p.snapshot_tokens]
-    nav = nav_then_snap = snap_after = 0
-    nav_count = 0
+    nav = nav_count = 0  # pages an action's result carried after a navigation
     for episode in diff_runs:
-        steps = episode.trajectory
-        for i, call in enumerate(steps):
-            if DIFF_HEAD not in call.output:
-                continue
-            head, diff = call.output.split(DIFF_HEAD, 1)
-            if "(navigated from" not in diff.split("\n", 1)[0]:
-                continue
-            tokens = call.tokens - count_tokens(head)
-            nav += tokens
-            nav_count += 1
-            if i + 1 < len(steps) and steps[i + 1].tool == "web_snapshot":
-                nav_then_snap += tokens
-                snap_after += steps[i + 1].tokens
+        for call in episode.trajectory:
+            if SNAP_HEAD in call.output:
+                head = call.output.split(SNAP_HEAD, 1)[0]
+                nav += call.tokens - count_tokens(head)
+                nav_count += 1
     return (
         f"**Where the tokens go.** With `after_action=\"none\"` the model reads "
         f"{part['none']['snapshots']:,} snapshot tokens "
@@ -276,14 +267,11 @@ def where_tokens_go(rows: dict[str, dict[str, Side]], diff_runs: list[Episode],
         f"{statistics.median(aria):.0f} for the whole-page aria snapshot, and the peer pays "
         "that after every call, reads included, so its snapshots are "
         f"{100 * (total['peer'] - part['none']['system prompt']) / total['peer']:.0f}% of "
-        f"all it shows. `after_action=\"diff\"` adds {part['diff']['diffs']:,} diff tokens "
-        f"({total['diff'] / total['none']:.2f}x the \"none\" total) because the reference "
-        "solutions still take a snapshot where they need one, so the diffs come on top: "
-        f"{nav:,} of them ({100 * nav / max(1, part['diff']['diffs']):.0f}%) are the "
-        f"{nav_count} diffs after a navigation, which list every line of the old page as "
-        "removed and every line of the new one as added; where a snapshot follows such a "
-        f"diff, the diffs cost {nav_then_snap:,} tokens against {snap_after:,} for the "
-        "snapshots of the same pages."
+        f"all it shows. With `after_action=\"diff\"` an action's result carries "
+        f"{part['diff']['diffs']:,} tokens of changes and {nav:,} tokens of whole pages (the "
+        f"{nav_count} results after a navigation, or where the changes would cost more than "
+        "the page), and the reference player asks for no snapshot an action's result already "
+        f"gave it; {total['diff'] / total['none']:.2f}x the \"none\" total."
     )
 
 
