@@ -14,7 +14,8 @@ saw: the first line whose role is one of ``role`` and whose name contains ``name
 It reads what each result gave it, as a model would: the changes an action returns
 (``after_action="diff"``) are outlines too (their added and changed lines, never a ref a newer
 diff named as removed), and a bare ``web_snapshot`` step right after an action whose result
-already carried the active tab's page, its changes, or that nothing else changed is left out.
+already carried the active tab's page, its changes, or that nothing else changed (with at
+most ``web_get_text`` calls between, which change nothing) is left out.
 With ``after_action="none"`` results carry no page, so every step is played.
 Pure code: no browser.
 """
@@ -122,10 +123,12 @@ class ScriptedModel:
             return
         observation = _FENCE.sub("", observation)  # the page-content fence lines
         self._seen.append(observation)
-        acted = bool(self.log) and self.log[-1][0] not in _READS
-        self._answered = acted and _SWITCHED not in observation and (
-            PAGE_NOW in observation or CHANGES in observation
-            or observation.rstrip().endswith(NO_OTHER_CHANGE))
+        last = self.log[-1][0] if self.log else None
+        if last != "web_get_text":  # reading the text changes nothing: what was shown holds
+            self._answered = last not in _READS and last is not None \
+                and _SWITCHED not in observation and (
+                    PAGE_NOW in observation or CHANGES in observation
+                    or observation.rstrip().endswith(NO_OTHER_CHANGE))
         if "\n[diff]" in observation or observation.startswith("[diff]"):
             self._outlines.append(_diff_outline(observation))
         elif "[ref=" in observation:
@@ -138,7 +141,6 @@ class ScriptedModel:
         step = self.calls[self._next]
         if self._answered and step.tool == "web_snapshot" and not step.args:
             self._next += 1  # the action's result showed the page already
-            self._answered = False
             if self.done:
                 return None
             step = self.calls[self._next]

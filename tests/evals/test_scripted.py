@@ -140,3 +140,19 @@ def test_a_changed_line_is_read_without_its_old_state() -> None:
     assert find_ref(outline, ["button"], "search") == "e5"
     assert find_ref(outline, ["button"], "go") is None
     assert find_ref(outline, ["link"], "harbour") == "e9" and not removed
+
+
+def test_reading_the_text_between_keeps_the_page_the_action_showed() -> None:
+    task = Task.model_validate({
+        "id": "t", "start_url": "/", "goal": "g", "success": [{"type": "answer", "contains": "x"}],
+        "reference": [{"tool": "web_click", "target": {"role": "link", "name": "Veldmark"}},
+                      {"tool": "web_get_text"}, {"tool": "web_snapshot"},
+                      {"tool": "web_click", "target": {"role": "link", "name": "keepers"}},
+                      {"answer": "Done."}]})
+    model = ScriptedModel(task)
+    model.observe(SEARCHED.split("\n\nPage now:\n")[1])
+    assert model.next_call() == ("web_click", {"ref": "e13"})
+    assert model.next_call(SEARCHED) == ("web_get_text", {})
+    # the text changed nothing: the page the click's result carried is still the page
+    assert model.next_call("Text of the page's main content:\nVeldmark") == (
+        "web_click", {"ref": "e14"})
