@@ -203,3 +203,20 @@ def test_a_status_replaced_by_the_one_said_is_no_change_and_rows_share_one_conte
                         '    + option "From 0" [ref=e51]', '    + option "From 1" [ref=e52]',
                         '  + listbox "To airports" [ref=e55]',  # no second "in search"
                         '    + option "To 0" [ref=e56]', '    + option "To 1" [ref=e57]'], out
+
+
+def test_the_radio_a_checked_one_replaced_is_not_repeated() -> None:
+    def group(checked: int) -> Any:
+        return lambda main: main.append({"tag": "div", "role": "radiogroup", "name": "Plan",
+                                         "children": [
+            {"tag": "input", "role": "radio", "name": name, "ref": f"e{60 + i}",
+             "states": {"checked": i == checked}}
+            for i, name in enumerate(("Weekly", "Monthly", "Yearly"))]})
+
+    a, _ = trees()
+    before, after = render(_with(a, group(0))), render(_with(a, group(1)))
+    said = 'Checked radio e61 (radio "Monthly").'
+    assert diff_snapshots(before, after, said=said, acted="e61").endswith("(no other change)")
+    # clicked rather than checked: the summary says nothing of the radios, so both are listed
+    out = diff_snapshots(before, after, said="Clicked e61.", acted="e61")
+    assert '~ radio "Weekly" [ref=e60]  (was: [checked])' in out.split("\n")[2]

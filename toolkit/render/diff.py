@@ -154,9 +154,10 @@ def diff_snapshots(before: Snapshot | None, after: Snapshot, *, max_tokens: int 
 
     ``said`` is what the model is shown with the diff (an action's summary) and ``acted`` the
     ref the action worked on: a line without a ref that ``said`` quotes whole (``status
-    "Saved."``), and the change of ``acted`` to the value ``said`` quotes (a fill's new value,
-    a check's ``[checked]``), are not repeated; when that leaves nothing, the diff says
-    ``(no other change)``."""
+    "Saved."``, and the old text of its kind in its place), the change of ``acted`` to the
+    value ``said`` quotes (a fill's new value, a check's ``[checked]``), and the radios of its
+    group that a checked radio unchecked are not repeated; when that leaves nothing, the diff
+    says ``(no other change)``."""
     if max_tokens is None:
         m = _MAX_TOKENS.search(after.text.split("\n", 1)[0])
         max_tokens = int(m.group(1)) if m else 3000
@@ -187,6 +188,9 @@ def diff_snapshots(before: Snapshot | None, after: Snapshot, *, max_tokens: int 
     minus = Counter(e.line for e in old if not e.ref) - Counter(e.line for e in new if not e.ref)
     shown: list[tuple[str, _Entry]] = []  # ("~" | "+", entry), in the new page's order
     unchanged = 0
+    picked = next((e for e in new if e.ref and e.ref == acted), None)
+    if picked is None or _role(picked.line) != "radio" or "Checked" not in said:
+        picked = None  # else: a radio the action checked (its group's others unchecked)
     told = 0  # changes the model was told of in ``said``, not repeated
     said_new: list[_Entry] = []  # added lines without a ref that ``said`` quotes
     for e in new:
@@ -198,6 +202,9 @@ def diff_snapshots(before: Snapshot | None, after: Snapshot, *, max_tokens: int 
                 unchanged += 1
             elif e.ref == acted and _told_change(was.same, e.same, said):
                 told += 1
+            elif picked is not None and e.parent == picked.parent and _role(e.line) == "radio" \
+                    and _unchecked_only(was.same, e.same):
+                told += 1  # the radio the checked one replaced
             else:
                 shown.append(("~", e))
         elif plus[e.line] > 0:
@@ -318,6 +325,13 @@ def _role(line: str) -> str:
     if line.startswith("{"):
         return str(json.loads(line).get("role", ""))
     return line.split(" ", 1)[0]
+
+
+def _unchecked_only(old: str, new: str) -> bool:
+    """Whether the only change from line ``old`` to ``new`` is a lost ``[checked]``."""
+    before, after = _parts(old), _parts(new)
+    return bool(before) and [p for p in before if p not in after] == ["[checked]"] \
+        and all(p in before for p in after)
 
 
 def _kind(part: str) -> str:
