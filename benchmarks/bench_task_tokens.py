@@ -21,14 +21,11 @@ reference solution three ways, in one run of this script:
   ``web_snapshot`` or ``web_get_text`` right after an action would re-read a page whose
   snapshot the action already returned).
 
-``--deltas`` measures ``after_action="diff"`` against ``"none"`` only (no peer), adding a
-third way: **diff, snapshots the action answered left out**: the reference calls played
-through webrefs' tools with ``after_action="diff"`` (same fresh context as the peer replay,
-the harness's consent), where a bare ``web_snapshot`` step right after an action whose
-result carried the active tab's page or its changes is left out, as a model that reads the
-action's answer (the whole page after a navigation, else the changes) need not ask for the
-page again. The player reads refs from the changes' added and changed lines as well as from
-every outline before; success is checked as in the suite.
+``--deltas`` measures ``after_action="diff"`` against ``"none"`` only (no peer). The
+reference player reads what each result gives it, as a model would
+(:class:`~webrefs.evals.baselines.scripted.ScriptedModel`): refs from the changes' added and
+changed lines too, and no bare ``web_snapshot`` right after an action whose result carried the
+active tab's page or its changes; so the "diff" run is a model that reads the changes.
 
 Tokens are o200k_base (``webrefs.render.tokens.count_tokens``). Tool schemas and the user's
 goal are not counted (the same on both sides, or the peer's own). Where the webrefs tokens go:
@@ -47,7 +44,7 @@ import re
 import statistics
 import tempfile
 import time
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -211,105 +208,9 @@ def peer_sides(task_id: str, peer: PeerTask, system: int) -> tuple[Side, Side]:
     return every, lean
 
 
-# -- deltas: a model that reads the changes ------------------------------------------------
-_DELTA_LINE = re.compile(r"^\s*[+~] (?=[\w-]+)")
-ACTIONS_ANSWERED = ("web_click", "web_fill", "web_select", "web_check", "web_press_key",
-                    "web_type", "web_navigate", "web_go_back", "web_go_forward", "web_reload",
-                    "web_scroll", "web_hover", "web_drag", "web_upload")
-
-
-def readable(observation: str) -> str:
-    """A tool result as outline lines the reference player reads refs from: a change's
-    ``+ x``/``~ x`` line becomes ``- x``; a removed element's line is left out."""
-    lines = []
-    for line in observation.split("\n"):
-        if line.startswith("- ") and "[diff]" in observation and "[ref=" in line \
-                and "[snapshot]" not in observation:
-            continue  # removed
-        lines.append(_DELTA_LINE.sub("- ", line))
-    return "\n".join(lines)
-
-
-async def delta_task(browser: Browser, loaded: LoadedSuite, task: Task, system: int) -> Side:
-    side = Side()
-    side.parts["system prompt"] = system
-    ctx = await browser.anew_context(seed=0)
-    # as in the suite's episodes: the sandbox approves every sensitive action
-    ctx.set_safety(replace(ctx.safety, consent=lambda _request: True,
-                           consent_by="the eval harness"))
-    try:
-        await ctx.anew_tab(loaded.start_url(task))
-        tools = WebTools(ctx, after_action="diff")
-        model = ScriptedModel(task)
-        observation: str | None = None
-        answered = False  # the last result carried the page or its changes, of the active tab
-        while True:
-            at = len(model.log)  # the step the player is at
-            if answered and at < len(model.calls) and model.calls[at].tool == "web_snapshot" \
-                    and not model.calls[at].args:
-                model.calls = model.calls[:at] + model.calls[at + 1:]
-            call = model.next_call(observation)
-            if call is None:
-                break
-            name, args = call
-            out = await tools.arun(name, args)
-            observation = readable(out.content)
-            answered = (name in ACTIONS_ANSWERED and (DIFF_HEAD in out.content
-                                                      or SNAP_HEAD in out.content)
-                        and "the active tab changed" not in out.content)
-            tokens = count_tokens(out.content)
-            side.steps += 1
-            if name == "web_snapshot" and not out.is_error:
-                side.parts["snapshots"] += tokens
-            elif name == "web_get_text" and not out.is_error:
-                side.parts["get_text text"] += tokens
-            else:
-                for marker, part in ((DIFF_HEAD, "diffs"), (SNAP_HEAD, "snapshots")):
-                    if marker in out.content:
-                        summary = count_tokens(out.content.split(marker, 1)[0])
-                        side.parts[part] += tokens - summary
-                        side.parts["action summaries"] += summary
-                        break
-                else:
-                    side.parts["action summaries"] += tokens
-        answer = model.answer()
-        checks = await check_all(task.success, tab=ctx.active_tab, answer=answer,
-                                 requests=ctx.requests)
-        side.success = all(c.ok for c in checks)
-        side.reason = "; ".join(c.why for c in checks if not c.ok)
-    except WebrefsError as err:
-        side.reason = f"{type(err).__name__}: {err.message[:200]}"
-    finally:
-        await ctx.aclose()
-    side.total = sum(side.parts.values())
-    return side
-
-
-async def run_deltas(loaded: LoadedSuite, tasks: list[Task], workers: int,
-                     system: dict[str, int]) -> dict[str, Side]:
-    site = loaded.suite.site
-    assert site is not None and loaded.site_dir is not None
-    handler = load_handler(site.handler)
-    results: dict[str, Side] = {}
-    with serve_folder(loaded.site_dir, handler) as port:
-        rules = host_resolver_rules({origin_host(site.origin): port})
-        browser = await Browser.alaunch(headless=True, args=(f"--host-resolver-rules={rules}",))
-        try:
-            gate = asyncio.Semaphore(workers)
-
-            async def one(task: Task) -> None:
-                async with gate:
-                    results[task.id] = await delta_task(browser, loaded, task, system[task.id])
-
-            await asyncio.gather(*(one(t) for t in tasks))
-        finally:
-            await browser.aclose()
-    return results
-
-
+# -- deltas ----------------------------------------------------------------------------------
 def delta_report(rows: dict[str, dict[str, Side]]) -> str:
-    names = {"none": 'after_action="none"', "diff": 'after_action="diff"',
-             "reader": 'after_action="diff", snapshots the action answered left out'}
+    names = {"none": 'after_action="none"', "diff": 'after_action="diff"'}
     tasks = sorted(rows)
     n = len(tasks)
     lines = ["| observed as | success | median tokens / task | p90 | total | median steps |",
@@ -320,7 +221,7 @@ def delta_report(rows: dict[str, dict[str, Side]]) -> str:
         steps = statistics.median(rows[t][key].steps for t in tasks)
         lines.append(f"| {label} | {wins}/{n} | {statistics.median(col):,.0f} | "
                      f"{p90(col):,.0f} | {sum(col):,} | {steps:g} |")
-    for key in ("diff", "reader"):
+    for key in ("diff",):
         per = [rows[t][key].total / rows[t]["none"].total for t in tasks]
         at_most = sum(rows[t][key].total <= rows[t]["none"].total for t in tasks)
         lines.append("")
@@ -347,22 +248,13 @@ def where_tokens_go(rows: dict[str, dict[str, Side]], diff_runs: list[Episode],
             for k in ("none", "diff")}
     ours = [c.tokens for e in none_runs for c in e.trajectory if c.tool == "web_snapshot"]
     aria = [t for p in peer.values() for t in p.snapshot_tokens]
-    nav = nav_then_snap = snap_after = 0
-    nav_count = 0
+    nav = nav_count = 0  # pages an action's result carried after a navigation
     for episode in diff_runs:
-        steps = episode.trajectory
-        for i, call in enumerate(steps):
-            if DIFF_HEAD not in call.output:
-                continue
-            head, diff = call.output.split(DIFF_HEAD, 1)
-            if "(navigated from" not in diff.split("\n", 1)[0]:
-                continue
-            tokens = call.tokens - count_tokens(head)
-            nav += tokens
-            nav_count += 1
-            if i + 1 < len(steps) and steps[i + 1].tool == "web_snapshot":
-                nav_then_snap += tokens
-                snap_after += steps[i + 1].tokens
+        for call in episode.trajectory:
+            if SNAP_HEAD in call.output:
+                head = call.output.split(SNAP_HEAD, 1)[0]
+                nav += call.tokens - count_tokens(head)
+                nav_count += 1
     return (
         f"**Where the tokens go.** With `after_action=\"none\"` the model reads "
         f"{part['none']['snapshots']:,} snapshot tokens "
@@ -375,14 +267,11 @@ def where_tokens_go(rows: dict[str, dict[str, Side]], diff_runs: list[Episode],
         f"{statistics.median(aria):.0f} for the whole-page aria snapshot, and the peer pays "
         "that after every call, reads included, so its snapshots are "
         f"{100 * (total['peer'] - part['none']['system prompt']) / total['peer']:.0f}% of "
-        f"all it shows. `after_action=\"diff\"` adds {part['diff']['diffs']:,} diff tokens "
-        f"({total['diff'] / total['none']:.2f}x the \"none\" total) because the reference "
-        "solutions still take a snapshot where they need one, so the diffs come on top: "
-        f"{nav:,} of them ({100 * nav / max(1, part['diff']['diffs']):.0f}%) are the "
-        f"{nav_count} diffs after a navigation, which list every line of the old page as "
-        "removed and every line of the new one as added; where a snapshot follows such a "
-        f"diff, the diffs cost {nav_then_snap:,} tokens against {snap_after:,} for the "
-        "snapshots of the same pages."
+        f"all it shows. With `after_action=\"diff\"` an action's result carries "
+        f"{part['diff']['diffs']:,} tokens of changes and {nav:,} tokens of whole pages (the "
+        f"{nav_count} results after a navigation, or where the changes would cost more than "
+        "the page), and the reference player asks for no snapshot an action's result already "
+        f"gave it; {total['diff'] / total['none']:.2f}x the \"none\" total."
     )
 
 
@@ -502,11 +391,8 @@ async def main() -> None:
             runs = {after: await run_webrefs(after, where / after, args.workers, only)
                     for after in ("none", "diff")}
         eps = {after: {e.task: e for e in r.episodes} for after, r in runs.items()}
-        system = {t.id: eps["none"][t.id].system_prompt_tokens for t in tasks}
-        reader = await run_deltas(loaded, tasks, args.workers, system)
         rows = {t.id: {"none": webrefs_side(eps["none"][t.id]),
-                       "diff": webrefs_side(eps["diff"][t.id]), "reader": reader[t.id]}
-                for t in tasks}
+                       "diff": webrefs_side(eps["diff"][t.id])} for t in tasks}
         body = delta_report(rows)
         print(f"{len(tasks)} tasks, {(time.monotonic() - started) / 60:.1f} min\n\n{body}")
         if args.json:

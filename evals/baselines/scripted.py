@@ -10,6 +10,13 @@ A reference step such as::
 
 is emitted with ``args["ref"]`` looked up in the newest outline (snapshot or diff) the model
 saw: the first line whose role is one of ``role`` and whose name contains ``name``.
+
+It reads what each result gave it, as a model would: the changes an action returns
+(``after_action="diff"``) are outlines too (their added and changed lines, never a ref a newer
+diff named as removed), and a bare ``web_snapshot`` step right after an action whose result
+already carried the active tab's page, its changes, or that nothing else changed (with at
+most ``web_get_text`` calls between, which change nothing) is left out.
+With ``after_action="none"`` results carry no page, so every step is played.
 Pure code: no browser.
 """
 
@@ -21,6 +28,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from webrefs.errors import WebrefsError
+from webrefs.tools.fmt import CHANGES, NO_OTHER_CHANGE, PAGE_NOW
 
 from ..suite.tasks import AnswerSpec, Task, ToolStep
 
@@ -32,6 +40,15 @@ _LINE = re.compile(
 )
 
 
+_CHANGE = re.compile(r"^(\s*)[+~] (?=[\w-]+)")
+"""An added or changed element's line in a diff (``+ button ...``, ``  ~ textbox ...``)."""
+_WAS = re.compile(r"  \(was: .*\)$")
+_REMOVED = "- removed: "
+_READS = frozenset({"web_snapshot", "web_get_text", "web_tabs", "web_screenshot"})
+"""Tools whose result is not an action's."""
+_SWITCHED = "the active tab changed"
+"""In a result whose page may not be the active tab's (the tools switched tabs)."""
+
 _FENCE = re.compile(r"^<<<(?:end of )?page content [0-9a-f]+[^\n]*>>>$\n?", re.M)
 """The lines that fence page content in tool outputs (read past, as a model would)."""
 
@@ -42,18 +59,35 @@ class ScriptError(WebrefsError):
 
 
 def find_ref(snapshot_text: str, roles: Sequence[str], name: str | None = None,
-             *, exact: bool = False) -> str | None:
+             *, exact: bool = False, skip: set[str] | frozenset[str] = frozenset()
+             ) -> str | None:
     """Ref of the first outline line with one of ``roles`` whose name contains ``name``
-    (case-insensitive; equals it with ``exact``)."""
+    (case-insensitive; equals it with ``exact``), refs in ``skip`` left out."""
     wanted = {r.lower() for r in roles}
     for line in snapshot_text.splitlines():
         m = _LINE.match(line)
-        if not m or m.group("role").lower() not in wanted:
+        if not m or m.group("role").lower() not in wanted or m.group("ref") in skip:
             continue
         label = (m.group("name") or "").replace('\\"', '"').lower()
         if name is None or (label == name.lower() if exact else name.lower() in label):
             return m.group("ref")
     return None
+
+
+def _diff_outline(text: str) -> tuple[str, frozenset[str]]:
+    """A result holding a diff as outline lines (each added or changed element as ``- role
+    ...``; a removed text, a context line and the old state left out), with the refs the diff
+    names as removed."""
+    lines: list[str] = []
+    removed: set[str] = set()
+    for line in text.split("\n"):
+        if line.startswith(_REMOVED):
+            removed.update(r.strip() for r in line[len(_REMOVED):].split(","))
+        elif _CHANGE.match(line):
+            lines.append(_WAS.sub("", _CHANGE.sub(r"\1- ", line, count=1)))
+        elif not line.startswith("- "):
+            lines.append(line)
+    return "\n".join(lines), frozenset(removed)
 
 
 class ScriptedModel:
@@ -70,8 +104,11 @@ class ScriptedModel:
         self.calls: tuple[ToolStep, ...] = task.reference_calls
         """The tool calls of the reference, in order."""
         self._next = 0
-        self._outlines: list[str] = []
+        self._outlines: list[tuple[str, frozenset[str]]] = []
+        """Each outline read (a diff as outline lines), with the refs it names as removed."""
         self._seen: list[str] = []
+        self._answered = False
+        """The last result was an action's that carried the active tab's page or changes."""
         self.log: list[tuple[str, dict[str, Any]]] = []
         """Calls emitted so far."""
 
@@ -86,22 +123,38 @@ class ScriptedModel:
             return
         observation = _FENCE.sub("", observation)  # the page-content fence lines
         self._seen.append(observation)
-        if "[ref=" in observation:
-            self._outlines.append(observation)
+        last = self.log[-1][0] if self.log else None
+        if last != "web_get_text":  # reading the text changes nothing: what was shown holds
+            self._answered = last not in _READS and last is not None \
+                and _SWITCHED not in observation and (
+                    PAGE_NOW in observation or CHANGES in observation
+                    or observation.rstrip().endswith(NO_OTHER_CHANGE))
+        if "\n[diff]" in observation or observation.startswith("[diff]"):
+            self._outlines.append(_diff_outline(observation))
+        elif "[ref=" in observation:
+            self._outlines.append((observation, frozenset()))
 
     def next_call(self, observation: str | None = None) -> tuple[str, dict[str, Any]] | None:
         self.observe(observation)
         if self.done:
             return None
         step = self.calls[self._next]
+        if self._answered and step.tool == "web_snapshot" and not step.args:
+            self._next += 1  # the action's result showed the page already
+            if self.done:
+                return None
+            step = self.calls[self._next]
         args = dict(step.args)
         if step.target is not None:
             target = step.target
             ref = None
-            for outline in reversed(self._outlines):  # newest first: snapshots and diffs
-                ref = find_ref(outline, target.role, target.name, exact=target.exact)
+            gone: set[str] = set()  # refs a newer diff named as removed
+            for outline, removed in reversed(self._outlines):  # newest first
+                ref = find_ref(outline, target.role, target.name, exact=target.exact,
+                               skip=gone)
                 if ref is not None:
                     break
+                gone |= removed
             if ref is None:
                 want = "/".join(target.role)
                 if target.name:

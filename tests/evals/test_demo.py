@@ -40,11 +40,14 @@ def test_demo_solves_the_task_and_prints_each_call(capsys: pytest.CaptureFixture
     assert "[1] model -> web_snapshot({})" in text
     assert '"value": "lighthouse"' in text and "web_fill" in text
     assert "model saw (ok" in text and '- searchbox "Search articles"' in text
-    assert "Changes since the last snapshot:" in text  # --after-action diff
+    # --after-action diff: the fill changed nothing else; the search's result was the page
+    assert "No other change on the page since the last snapshot." in text
+    assert "Page now:" in text
     assert "more lines)" in text  # --lines cut the long results
     assert "web_get_text" in text
     assert "answer:    Veldmark Lighthouse was built in 1887." in text
-    assert "result:    solved with 6 tool calls" in text
+    # no snapshot asked for after the search: its result carried the page
+    assert "result:    solved with 5 tool calls" in text
 
 
 def test_demo_rejects_unknown_options(capsys: pytest.CaptureFixture[str]) -> None:

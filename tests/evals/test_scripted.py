@@ -83,3 +83,76 @@ def test_exact_names_and_fixed_answers() -> None:
     model = ScriptedModel(task)
     assert model.next_call(None) == ("web_snapshot", {})
     assert model.next_call("...") is None and model.answer() == "Fixed."
+
+
+SEARCHED = ('Clicked e5 (button "Search"); navigated to http://h/search.html.\n\nPage now:\n'
+            '[snapshot] url=http://h/search.html\n- link "Veldmark Lighthouse" [ref=e13]\n'
+            '- link "Veldmark Lighthouse keepers" [ref=e14]')
+
+
+def test_a_snapshot_the_action_answered_is_not_asked_for_again() -> None:
+    model = ScriptedModel(load_demo_task())
+    model.next_call(None)
+    model.next_call(OUTLINE)
+    assert model.next_call('Filled e4 (searchbox "Search articles") with "lighthouse". '
+                           "No other change on the page since the last snapshot.") == (
+        "web_click", {"ref": "e5"})
+    # the click's result carried the new page: the reference's web_snapshot is left out
+    assert model.next_call(SEARCHED) == ("web_click", {"ref": "e13"})
+    assert [tool for tool, _ in model.log] == [
+        "web_snapshot", "web_fill", "web_click", "web_click"]
+
+
+def test_a_result_without_the_page_or_of_another_tab_still_gets_its_snapshot() -> None:
+    for result in ('Clicked e5 (button "Search"); navigated to http://h/search.html. '
+                   "Take a snapshot to see the page.",
+                   "Note: the active tab changed from t1 to t2 (http://h/); the tools act on "
+                   "it.\n" + SEARCHED):
+        model = ScriptedModel(load_demo_task())
+        model.next_call(None)
+        model.next_call(OUTLINE)
+        model.next_call("Filled e4.")
+        assert model.next_call(result) == ("web_snapshot", {})
+
+
+def test_changes_are_outlines_and_removed_refs_are_not_used() -> None:
+    model = ScriptedModel(load_demo_task())
+    model.calls = model.calls[:5] + model.calls[4:]  # click a Veldmark link twice
+    model.next_call(None)
+    model.next_call(OUTLINE)
+    model.next_call("Filled e4.")
+    assert model.next_call("Clicked e5.") == ("web_snapshot", {})  # none mode: played
+    page = SEARCHED.split("\n\nPage now:\n")[1]
+    assert model.next_call(page) == ("web_click", {"ref": "e13"})
+    diff = ('Clicked e13.\n\nChanges since the last snapshot:\n[diff] changed=1 added=0 '
+            'removed=1\nin list "Results":\n  ~ button "Search" [ref=e5]  (was: "Find")\n'
+            "- removed: e13\nunchanged: 3 other elements")
+    # e13 is gone since: the next Veldmark link is the one still on the page
+    assert model.next_call(diff) == ("web_click", {"ref": "e14"})
+
+
+def test_a_changed_line_is_read_without_its_old_state() -> None:
+    text = ('[diff] changed=1 added=1 removed=0\nin form "Find":\n  ~ button "Search" [ref=e5]  '
+            '(was: "Go")\n+ link "Harbour" [ref=e9]')
+    model = ScriptedModel(load_demo_task())
+    model.observe(text)
+    outline, removed = model._outlines[-1]
+    assert find_ref(outline, ["button"], "search") == "e5"
+    assert find_ref(outline, ["button"], "go") is None
+    assert find_ref(outline, ["link"], "harbour") == "e9" and not removed
+
+
+def test_reading_the_text_between_keeps_the_page_the_action_showed() -> None:
+    task = Task.model_validate({
+        "id": "t", "start_url": "/", "goal": "g", "success": [{"type": "answer", "contains": "x"}],
+        "reference": [{"tool": "web_click", "target": {"role": "link", "name": "Veldmark"}},
+                      {"tool": "web_get_text"}, {"tool": "web_snapshot"},
+                      {"tool": "web_click", "target": {"role": "link", "name": "keepers"}},
+                      {"answer": "Done."}]})
+    model = ScriptedModel(task)
+    model.observe(SEARCHED.split("\n\nPage now:\n")[1])
+    assert model.next_call() == ("web_click", {"ref": "e13"})
+    assert model.next_call(SEARCHED) == ("web_get_text", {})
+    # the text changed nothing: the page the click's result carried is still the page
+    assert model.next_call("Text of the page's main content:\nVeldmark") == (
+        "web_click", {"ref": "e14"})

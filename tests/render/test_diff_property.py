@@ -129,4 +129,4 @@ def test_one_removed_element_is_reported_once_at_every_budget(
     after = render(_seen_from(d, y, None), max_tokens=b2)
     head = diff_snapshots(before, after, max_tokens=4000).split("\n")
     assert "changed=0 added=0 removed=1" in head[0], head
-    assert head[1].startswith("- ") and head[1].endswith(f"[ref={gone}]")
+    assert head[1] == f"- removed: {gone}", head

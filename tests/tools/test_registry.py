@@ -181,13 +181,13 @@ def test_after_action_diff_shows_changed_lines(fake: FakeTab) -> None:
     tools = tools_for(fake, after_action="diff")
     tools.call("web_snapshot")
     out = tools.call("web_fill", {"ref": "e1", "value": "lighthouse"})
-    # on a page of three lines the changes would be longer than the page: the page is sent
-    assert "Page now:" in out.content and "Changes since" not in out.content
-    assert '\n- searchbox "Search articles" [ref=e1]: lighthouse' in out.content
+    # this fake's lines carry the value after the ref, so the field reads as a new line
+    assert "Page now:" not in out.content and "Changes since" in out.content
+    assert '\n+ searchbox "Search articles" [ref=e1]: lighthouse' in out.content
     out = tools.call("web_press_key", {"key": "Tab"})
-    assert "Changes since the last snapshot:" in out.content
-    assert "changed=0 added=0 removed=0" in out.content
-    assert "(no change)\n<<<end of page content" in out.content  # fenced as page content
+    # nothing changed: one sentence, and no page content to fence
+    assert out.content.endswith("No other change on the page since the last snapshot.")
+    assert "[diff]" not in out.content and "<<<" not in out.content
 
 
 def test_after_action_diff_without_a_baseline_gives_the_snapshot(fake: FakeTab) -> None:
@@ -442,3 +442,16 @@ def test_navigate_opens_a_tab_when_none_is_open(site: SiteServer) -> None:
         out = tools.call("web_navigate", {"url": site.url("/agents/tools.html")})
         assert out.artifact.navigated and own.active_tab.url.endswith("/agents/tools.html")
         assert "Active tab" in tools.system_prompt()
+
+
+def test_a_page_after_an_action_leaves_out_the_address_the_summary_names() -> None:
+    from webrefs.tools.fmt import page_text
+
+    page = '[snapshot] url=http://h/a title="A" refs=1\n- link "B" [ref=e1]'
+    assert page_text(page, "Clicked e3; navigated to http://h/a. New page \"A\".") == (
+        '[snapshot] title="A" refs=1\n- link "B" [ref=e1]')
+    assert page_text(page, "Went back to http://h/a.").startswith('[snapshot] title="A"')
+    # another address, one that merely starts with it, or none: the header stays whole
+    for summary in ("Clicked e3.", "Clicked e3; navigated to http://h/ab.",
+                    "Clicked e3; navigated to http://h/a/b."):
+        assert page_text(page, summary) == page

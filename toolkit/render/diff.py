@@ -147,10 +147,17 @@ def _entries(tree_of: RenderedFrom, options: RenderedFrom, fmt: str) -> list[_En
 
 
 def diff_snapshots(before: Snapshot | None, after: Snapshot, *, max_tokens: int | None = None,
-                   encoding: str = "o200k_base") -> str:
+                   encoding: str = "o200k_base", said: str = "", acted: str | None = None) -> str:
     """A compact diff of ``after`` against ``before`` (the whole ``after`` text when there is
     no ``before``). At most ``max_tokens`` tokens (default: the budget ``after`` was rendered
-    with, else 3000); lines that do not fit are counted in a last line."""
+    with, else 3000); lines that do not fit are counted in a last line.
+
+    ``said`` is what the model is shown with the diff (an action's summary) and ``acted`` the
+    ref the action worked on: a line without a ref that ``said`` quotes whole (``status
+    "Saved."``, and the old text of its kind in its place), the change of ``acted`` to the
+    value ``said`` quotes (a fill's new value, a check's ``[checked]``), and the radios of its
+    group that a checked radio unchecked are not repeated; when that leaves nothing, the diff
+    says ``(no other change)``."""
     if max_tokens is None:
         m = _MAX_TOKENS.search(after.text.split("\n", 1)[0])
         max_tokens = int(m.group(1)) if m else 3000
@@ -181,41 +188,60 @@ def diff_snapshots(before: Snapshot | None, after: Snapshot, *, max_tokens: int 
     minus = Counter(e.line for e in old if not e.ref) - Counter(e.line for e in new if not e.ref)
     shown: list[tuple[str, _Entry]] = []  # ("~" | "+", entry), in the new page's order
     unchanged = 0
+    picked = next((e for e in new if e.ref and e.ref == acted), None)
+    if picked is None or _role(picked.line) != "radio" or "Checked" not in said:
+        picked = None  # else: a radio the action checked (its group's others unchecked)
+    told = 0  # changes the model was told of in ``said``, not repeated
+    said_new: list[_Entry] = []  # added lines without a ref that ``said`` quotes
     for e in new:
         if e.ref:
             was = old_by_ref.get(e.ref)
             if was is None:
                 shown.append(("+", e))
-            elif was.same != e.same:
-                shown.append(("~", e))
-            else:
+            elif was.same == e.same:
                 unchanged += 1
+            elif e.ref == acted and _told_change(was.same, e.same, said):
+                told += 1
+            elif picked is not None and e.parent == picked.parent and _role(e.line) == "radio" \
+                    and _unchecked_only(was.same, e.same):
+                told += 1  # the radio the checked one replaced
+            else:
+                shown.append(("~", e))
         elif plus[e.line] > 0:
             plus[e.line] -= 1
-            shown.append(("+", e))
+            if said and e.line in said:
+                told += 1
+                said_new.append(e)
+            else:
+                shown.append(("+", e))
         else:
             unchanged += 1
     removed = [e for e in old if e.ref and e.ref not in new_refs_set]
     for e in old:
         if not e.ref and minus[e.line] > 0:
             minus[e.line] -= 1
-            removed.append(e)
+            replaced = next((n for n in said_new if _same_place(n, e)), None)
+            if replaced is not None:  # the text the summary quotes took its place
+                said_new.remove(replaced)
+                told += 1
+            else:
+                removed.append(e)
     changed = sum(1 for mark, _ in shown if mark == "~")
 
     head = "[diff]"
     if new_url != old_url:  # on the same page the address is known already
         head += f" url={new_url} (navigated from {old_url})"
     head += f" changed={changed} added={len(shown) - changed} removed={len(removed)}"
-    body: list[str] = []
+    body: list[tuple[str, int]] = []  # (line, how many changes it lists)
     listed = {e.line for _, e in shown}
     indents: dict[str, str] = {}  # a listed line -> its indent (what it holds goes under it)
     context: str | None = None
     for mark, e in shown:
-        if e.parent is not None and e.parent in indents:
-            context, indent = None, indents[e.parent] + "  "
-        elif e.parent is not None and e.parent not in listed:
+        if e.parent is not None and e.parent in indents:  # under a listed line
+            indent = indents[e.parent] + "  "
+        elif e.parent is not None and e.parent not in listed and _says_where(e.parent):
             if e.parent != context:
-                body.append(f"in {e.parent}:")
+                body.append((f"in {e.parent}:", 0))
                 context = e.parent
             indent = "  "
         else:
@@ -223,22 +249,25 @@ def diff_snapshots(before: Snapshot | None, after: Snapshot, *, max_tokens: int 
         indents[e.line] = indent
         if mark == "~":
             old_line = old_by_ref[e.ref].line if e.ref else ""
-            body.append(f"{indent}~ {e.line}  (was: {_without_ref(old_line)})")
+            body.append((f"{indent}~ {e.line}  (was: {_was(old_line, e.line)})", 1))
         else:
-            body.append(f"{indent}+ {e.line}")
-    body += [f"- {e.line}" for e in removed]
+            body.append((f"{indent}+ {e.line}", 1))
+    gone = [e.ref for e in removed if e.ref]
+    if gone:  # the model holds their lines: the refs say which
+        body.append(("- removed: " + ", ".join(gone), len(gone)))
+    body += [(f"- {e.line}", 1) for e in removed if not e.ref]
     if not body:
-        body = ["(no change)"]
+        body = [("(no other change)" if told else "(no change)", 0)]
     tail = f"unchanged: {unchanged} other element{'s' if unchanged != 1 else ''}"
     if shown or removed:
-        body.append(tail)
+        body.append((tail, 0))
     used = counter.exact(head) + 1
     out = [head]
-    for i, line in enumerate(body):
+    for i, (line, _) in enumerate(body):
         cost = counter.count(line) + 1
         reserve = 0 if i == len(body) - 1 else 16
         if used + cost + reserve > max_tokens:
-            more = sum(1 for ln in body[i:] if ln.lstrip()[:2] in ("+ ", "~ ", "- "))
+            more = sum(n for _, n in body[i:])
             if more:
                 out.append(f"... {more} more changes (web_snapshot to see the page)")
             break
@@ -256,8 +285,87 @@ def _unfocused(line: str) -> str:
     return line.replace(" [focused]", "").replace(',"focused":true', "")
 
 
-def _without_ref(line: str) -> str:
-    """An element's old line without its ref (the new line right before it names the ref)."""
+_PART = re.compile(r'\[(?:[^\]"]|"(?:[^"\\]|\\.)*")*\]|"(?:[^"\\]|\\.)*"|\S+')
+"""The parts of a text line: the role, the quoted name, each ``[fact]``."""
+_VALUE = re.compile(r'^\[value=("(?:[^"\\]|\\.)*")\]$')
+_WHERE_ONLY = frozenset({"main", "banner", "contentinfo", "navigation", "search",
+                         "complementary", "region", "generic", "list", "listitem", "group",
+                         "article", "section", "row", "rowgroup", "cell", "gridcell"})
+"""Holders that say little without a name: their ``in ...:`` line is left out."""
+
+
+def _parts(line: str) -> list[str]:
+    """A text line's parts without its ref and focus (``[]`` for a json line)."""
     if line.startswith("{"):
-        return line
-    return _REF_AT_END.sub("", line)
+        return []
+    return [p for p in _PART.findall(_REF_AT_END.sub("", line)) if p != "[focused]"]
+
+
+def _was(old: str, new: str) -> str:
+    """What an element's line was, as far as it differs from its new line: the old name and
+    facts the new line lacks, ``not [fact]`` for facts it gained (the whole old line when
+    the role changed, and in json)."""
+    before, after = _parts(old), _parts(new)
+    if not before or not after or before[0] != after[0]:
+        return old if old.startswith("{") else _REF_AT_END.sub("", old)
+    lost = [p for p in before[1:] if p not in after]
+    kinds = {_kind(p) for p in before}
+    gained = [f"not {p}" for p in after[1:]
+              if p not in before and p.startswith("[") and _kind(p) not in kinds]
+    return ", ".join(lost + gained) or _REF_AT_END.sub("", old)
+
+
+def _same_place(new: _Entry, old: _Entry) -> bool:
+    """Whether two lines without a ref are of one role in one holder (a status whose text
+    changed reads as one removed and one added line)."""
+    return new.parent == old.parent and _role(new.line) == _role(old.line)
+
+
+def _role(line: str) -> str:
+    if line.startswith("{"):
+        return str(json.loads(line).get("role", ""))
+    return line.split(" ", 1)[0]
+
+
+def _unchecked_only(old: str, new: str) -> bool:
+    """Whether the only change from line ``old`` to ``new`` is a lost ``[checked]``."""
+    before, after = _parts(old), _parts(new)
+    return bool(before) and [p for p in before if p not in after] == ["[checked]"] \
+        and all(p in before for p in after)
+
+
+def _kind(part: str) -> str:
+    """A fact's kind (``[value=`` of ``[value="x"]``; a bare fact is its own kind)."""
+    return part.split("=", 1)[0].rstrip("]")
+
+
+def _told_change(old: str, new: str, said: str) -> bool:
+    """Whether ``said`` tells the change of an element from line ``old`` to ``new``: the same
+    role and name, and every fact that changed is a new value ``said`` quotes, or a
+    ``[checked]`` that ``said`` reports as checked or unchecked."""
+    before, after = _parts(old), _parts(new)
+    if not before or not after or not said:
+        return False
+    keep = [p for p in after if not p.startswith("[")]
+    if [p for p in before if not p.startswith("[")] != keep:
+        return False
+    gained = [p for p in after if p not in before]
+    lost = [p for p in before if p not in after]
+    checked = "Checked" in said or "Unchecked" in said
+    for part in gained:
+        value = _VALUE.match(part)
+        if not (value and value.group(1) in said) and not (part == "[checked]" and checked):
+            return False
+    for part in lost:  # an old value the new one replaced, or a [checked] said
+        if not _VALUE.match(part) and not (part == "[checked]" and checked):
+            return False
+    return bool(gained or lost)
+
+
+def _says_where(holder: str) -> bool:
+    """Whether an ``in <holder>:`` line tells the model where a change is: a holder with a
+    name or ref, or one of a kind that says something by itself (a form, a dialog)."""
+    if holder.startswith("{"):
+        return True
+    role = holder.split(" ", 1)[0]
+    return " " in holder or role not in _WHERE_ONLY

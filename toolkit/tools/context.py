@@ -17,7 +17,7 @@ from ..models import ActionResult, Screenshot, Snapshot
 from ..render.diff import diff_snapshots
 from ..render.tokens import TokenCounter
 from ..safety.fence import fence
-from .fmt import format_action
+from .fmt import format_action, page_text
 from .options import ToolOptions
 
 if TYPE_CHECKING:
@@ -128,15 +128,19 @@ class ToolContext:
                 return ToolOutput(format_action(result) + note, result)
         before = self._seen.get(tab.id)
         self.remember(tab, snap)
+        summary = format_action(result)
+        page = self.fence(page_text(snap.text, summary))
         if mode == "snapshot" or not same_document(before, snap, result.navigated):
             # a new document: the whole page, never a diff of two pages
-            return ToolOutput(format_action(result, snapshot_text=self.fence(snap.text)),
-                              result)
+            return ToolOutput(format_action(result, snapshot_text=page), result)
         assert before is not None
-        diff = diff_snapshots(before, snap)
+        diff = diff_snapshots(before, snap, said=summary, acted=result.ref)
+        if diff.endswith(("\n(no change)", "\n(no other change)")):
+            # nothing the summary did not say: no page content to show
+            return ToolOutput(format_action(result, unchanged=True), result)
         counter = TokenCounter()  # diff_snapshots' encoding
         if counter.count(diff) >= counter.count(snap.text):
-            return ToolOutput(format_action(result, snapshot_text=self.fence(snap.text)),
+            return ToolOutput(format_action(result, snapshot_text=page),
                               result)  # a change so large that the page itself is shorter
         return ToolOutput(format_action(result, diff=self.fence(diff)), result)
 

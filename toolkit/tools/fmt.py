@@ -7,6 +7,7 @@ tab lists, and argument/validation errors that name the argument.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
@@ -19,6 +20,9 @@ from ..render.answer import answer_text
 from ..safety.fence import clean_line
 
 __all__ = [
+    "CHANGES",
+    "NO_OTHER_CHANGE",
+    "PAGE_NOW",
     "TabLine",
     "describe_validation_error",
     "format_action",
@@ -26,6 +30,7 @@ __all__ = [
     "format_tabs",
     "format_text",
     "format_validation_error",
+    "page_text",
     "tool_list",
 ]
 
@@ -39,12 +44,23 @@ class TabLine(BaseModel):
     active: bool = False
 
 
+PAGE_NOW = "\n\nPage now:\n"
+"""Comes before the page in an action's result (``after_action`` snapshot, or diff mode on a
+new document)."""
+CHANGES = "\n\nChanges since the last snapshot:\n"
+"""Comes before the page's changes in an action's result (diff mode)."""
+NO_OTHER_CHANGE = "No other change on the page since the last snapshot."
+"""Ends an action's result in diff mode when the page changed in no way its summary does not
+say (the snapshot's changes would be empty)."""
+
+
 def format_action(
-    result: ActionResult, *, snapshot_text: str | None = None, diff: str | None = None
+    result: ActionResult, *, snapshot_text: str | None = None, diff: str | None = None,
+    unchanged: bool = False,
 ) -> str:
     """One line of what happened and what the page said in answer (page strings quoted,
     at most 120 tokens: :func:`webrefs.render.answer.answer_text`), then the new snapshot or
-    the diff when given."""
+    the diff when given, or :data:`NO_OTHER_CHANGE` with ``unchanged``."""
     text = result.summary().strip().replace(".; ", "; ")
     if text and text[-1] not in ".!?":
         text += "."
@@ -52,12 +68,27 @@ def format_action(
     if said:
         text = f"{text} {said}"
     if snapshot_text is not None:
-        return f"{text}\n\nPage now:\n{snapshot_text}"
+        return f"{text}{PAGE_NOW}{snapshot_text}"
     if diff is not None:
-        return f"{text}\n\nChanges since the last snapshot:\n{diff}"
+        return f"{text}{CHANGES}{diff}"
+    if unchanged:
+        return f"{text} {NO_OTHER_CHANGE}"
     if result.navigated or result.new_tabs:
         return f"{text} Take a snapshot to see the page."
     return text
+
+
+_HEADER_URL = re.compile(r"^(\[snapshot\]) url=(\S*) ")
+
+
+def page_text(text: str, summary: str) -> str:
+    """A snapshot's text as an action's result shows it after ``summary``: without the
+    header's ``url=`` when the summary already names that address (``navigated to ...``)."""
+    m = _HEADER_URL.match(text)
+    if m is None or not re.search(rf"(?:^|\s){re.escape(m.group(2))}(?:[.;,]?(?:\s|$))",
+                                  summary):
+        return text
+    return f"{m.group(1)} {text[m.end():]}"
 
 
 def format_text(result: TextResult, fence: Callable[[str], str] | None = None) -> str:
