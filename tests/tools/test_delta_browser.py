@@ -105,3 +105,22 @@ def test_web_snapshot_changes_only(browser: Browser, site: SiteServer) -> None:
         assert out.startswith("No earlier snapshot of this page"), out
     finally:
         tab.close()
+
+
+def test_a_change_longer_than_the_page_gives_the_page(browser: Browser,
+                                                       site: SiteServer) -> None:
+    """Everything on the page drawn anew (same document): listing every element as added
+    and every old ref as removed would cost more than the page, so the page is sent."""
+    tab = browser.new_tab()
+    try:
+        tab.goto(site.url("/render/delta-swap.html"))
+        tools = WebTools(tab=tab, after_action="diff")
+        swap = find_ref(tools.call("web_snapshot").content, ["button"], "Show departures")
+        assert swap
+        out = tools.call("web_click", {"ref": swap}).content
+        assert "Page now:" in out and "Changes since" not in out, out
+        page = _body(out, "[snapshot] ")
+        assert any('button "Board Norma at gate 17"' in ln for ln in page), out
+        assert not any("Aurora" in ln for ln in page), out
+    finally:
+        tab.close()
