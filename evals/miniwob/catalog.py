@@ -113,10 +113,6 @@ NOT_EXPRESSIBLE: dict[str, str] = {
     "tic-tac-toe": (_NO_REF + "the marks are visible in each cell's screenshot, but the "
                     "opponent wins or blocks when it can (45% of its moves; else random), and "
                     "a reference that wins 95% of games needs a full game strategy"),
-    "use-colorwheel": (_NO_REF + "a click at the point of the wheel's screenshot whose colour "
-                       "is nearest the goal's"),
-    "use-colorwheel-2": (_NO_REF + "a click at the point of the wheel's screenshot whose "
-                         "colour is nearest the goal's"),
 }
 """The tasks left out of the suite, with why: not expressible with these tools, or
 expressible now but with no reference policy written yet (a task is in the suite only with a
@@ -133,7 +129,8 @@ _STEPS = {"book-flight": 40, "book-flight-nodelay": 40, "email-inbox": 20,
 
 SEEING: tuple[str, ...] = ("circle-center", "click-color", "click-shades", "click-shape",
                            "count-shape", "count-sides", "find-midpoint", "grid-coordinate",
-                           "identify-shape", "resize-textarea", "visual-addition")
+                           "identify-shape", "resize-textarea", "use-colorwheel-2",
+                           "visual-addition")
 """Tasks whose reference reads screenshots: they are offered ``web_screenshot``, and so the
 pointer tools take points of its image (vision mode), to every provider."""
 
