@@ -99,9 +99,6 @@ NOT_EXPRESSIBLE: dict[str, str] = {
     "navigate-tree": ("not expressible: folders and files look alike in the outline (list "
                       "items with a name; only an icon tells them apart), and clicking a file "
                       "that is not the target fails the task"),
-    "number-checkboxes": (_NO_REF + "the example digit is drawn by disabled checkboxes the "
-                          "snapshot leaves out; their checked states must be read from the "
-                          "screenshot's pixels"),
     "right-angle": (_NO_REF + "the third point of a right angle must be placed by a click at "
                     "a point computed from the two drawn in the screenshot"),
     "text-editor": ("not expressible by a scripted reference: about a quarter of its goals ask "
@@ -124,13 +121,14 @@ _STEPS = {"book-flight": 40, "book-flight-nodelay": 40, "email-inbox": 20,
           "daily-calendar": 30, "terminal": 40, "choose-date": 25, "choose-date-medium": 25,
           "choose-date-nodelay": 25, "use-slider": 60, "use-slider-2": 60,
           "form-sequence": 60, "social-media-all": 20, "social-media-some": 20,
-          "click-shades": 30, "click-shape": 30, "count-shape": 20}
+          "click-shades": 30, "click-shape": 30, "count-shape": 20,
+          "number-checkboxes": 40}
 
 
 SEEING: tuple[str, ...] = ("circle-center", "click-color", "click-shades", "click-shape",
                            "count-shape", "count-sides", "find-midpoint", "grid-coordinate",
-                           "identify-shape", "resize-textarea", "use-colorwheel-2",
-                           "visual-addition")
+                           "identify-shape", "number-checkboxes", "resize-textarea",
+                           "use-colorwheel-2", "visual-addition")
 """Tasks whose reference reads screenshots: they are offered ``web_screenshot``, and so the
 pointer tools take points of its image (vision mode), to every provider."""
 

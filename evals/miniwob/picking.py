@@ -83,7 +83,88 @@ def use_colorwheel_2(goal: str) -> Play:
     return (yield from _fill_picker(colour))
 
 
+def _dark_boxes(image: Image.Image) -> list[tuple[int, int, int, int]]:
+    """The bounding boxes of the connected runs (4 neighbours) of dark pixels of ``image``."""
+    w, h = image.size
+    pixels = image.load()
+    assert pixels is not None
+    seen = [[False] * w for _ in range(h)]
+    boxes = []
+    for y in range(h):
+        for x in range(w):
+            if seen[y][x] or not _dark(cast(RGB, pixels[x, y])):
+                continue
+            seen[y][x] = True
+            todo = [(x, y)]
+            x0, y0, x1, y1 = x, y, x, y
+            while todo:
+                px, py = todo.pop()
+                x0, y0, x1, y1 = min(x0, px), min(y0, py), max(x1, px), max(y1, py)
+                for nx, ny in ((px + 1, py), (px - 1, py), (px, py + 1), (px, py - 1)):
+                    if 0 <= nx < w and 0 <= ny < h and not seen[ny][nx] \
+                            and _dark(cast(RGB, pixels[nx, ny])):
+                        seen[ny][nx] = True
+                        todo.append((nx, ny))
+            boxes.append((x0, y0, x1, y1))
+    return boxes
+
+
+def _bands(lines: list[bool]) -> list[tuple[int, int]]:
+    """The runs of false in ``lines`` (the rows or columns between grid lines): first, last."""
+    out: list[tuple[int, int]] = []
+    for i, line in enumerate(lines):
+        if not line and (i == 0 or lines[i - 1]):
+            out.append((i, i))
+        elif not line:
+            out[-1] = (out[-1][0], i)
+    return out
+
+
+def read_pattern(image: Image.Image, cols: int = 4, rows: int = 7) -> list[bool] | None:
+    """The example of number-checkboxes in a screenshot: a grid of ``cols`` by ``rows``
+    cells drawn in dark lines (the largest dark run taller than wide), each cell white
+    (checked) or grey; the cells' states in reading order, or None when the grid does not
+    have that many cells."""
+    grids = [b for b in _dark_boxes(image) if b[3] - b[1] > b[2] - b[0] >= 4 * cols]
+    if not grids:
+        return None
+    x0, y0, x1, y1 = max(grids, key=lambda b: (b[2] - b[0]) * (b[3] - b[1]))
+    grid = image.crop((x0, y0, x1 + 1, y1 + 1))
+    pixels = grid.load()
+    assert pixels is not None
+    w, h = grid.size
+
+    def dark(x: int, y: int) -> bool:
+        return _dark(cast(RGB, pixels[x, y]))
+
+    row_bands = _bands([sum(dark(x, y) for x in range(w)) > 0.9 * w for y in range(h)])
+    col_bands = _bands([sum(dark(x, y) for y in range(h)) > 0.9 * h for x in range(w)])
+    if len(row_bands) != rows or len(col_bands) != cols:
+        return None
+    return [sum(cast(RGB, pixels[(c0 + c1) // 2, (r0 + r1) // 2])) > 600
+            for r0, r1 in row_bands for c0, c1 in col_bands]
+
+
+def number_checkboxes(goal: str) -> Play:
+    """"Draw the number "3" in the checkboxes using the example on the right and press
+    Submit when finished.": the example picture's white cells, read from a screenshot, are
+    the checkboxes to check (four to a row, in reading order)."""
+    page = yield from look()
+    boxes = page.all("checkbox")
+    pattern = read_pattern((yield from screenshot()))
+    if pattern is None:
+        raise stuck("the screenshot shows no example")
+    if len(boxes) != len(pattern):
+        raise stuck(f"the page shows {len(boxes)} checkboxes, not {len(pattern)}")
+    for box, on in zip(boxes, pattern, strict=True):
+        if on != box.has("checked"):
+            yield from act("web_click", ref=box.ref)
+    yield from submit(page)
+    return None
+
+
 POLICIES: dict[str, Policy] = {
+    "number-checkboxes": number_checkboxes,
     "use-colorwheel": use_colorwheel,
     "use-colorwheel-2": use_colorwheel_2,
 }

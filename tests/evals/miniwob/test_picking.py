@@ -5,7 +5,7 @@ here."""
 from __future__ import annotations
 
 from PIL import Image, ImageDraw
-from webrefs.evals.miniwob.picking import find_swatch
+from webrefs.evals.miniwob.picking import find_swatch, read_pattern
 
 from .test_seeing import play, shot, snap
 
@@ -41,3 +41,40 @@ def test_use_colorwheel_2_types_the_swatch_colour() -> None:
                  [shot(query((0x3c, 0x9e, 0x01))), PICKER, "ok"])
     assert calls[0] == ("web_screenshot", {"marks": False})
     assert ("web_fill", {"ref": "e1", "value": "3c9e01"}) in calls
+
+
+THREE = ("0110", "1001", "0001", "0110", "0001", "1001", "0110")
+
+
+def example(rows: tuple[str, ...], margin: int = 0) -> Image.Image:
+    """A page with number-checkboxes' example: 4 by 7 cells, 12 px, white (checked) or grey,
+    between 3 px dark lines; ``margin`` more dark rows below the grid."""
+    image = Image.new("RGB", (200, 160), (255, 255, 255))
+    draw = ImageDraw.Draw(image)
+    x0, y0 = 120, 10
+    draw.rectangle((x0, y0, x0 + 4 * 15 + 3, y0 + 7 * 15 + 3 + margin), fill=(40, 40, 40))
+    for r, row in enumerate(rows):
+        for c, on in enumerate(row):
+            x, y = x0 + 3 + 15 * c, y0 + 3 + 15 * r
+            draw.rectangle((x, y, x + 11, y + 11),
+                           fill=(255, 255, 255) if on == "1" else (110, 110, 110))
+    draw.text((5, 5), "Submit", fill=(0, 0, 0))
+    return image
+
+
+def test_the_example_pattern_is_read_cell_by_cell() -> None:
+    want = [c == "1" for row in THREE for c in row]
+    assert read_pattern(example(THREE)) == want
+    assert read_pattern(example(THREE, margin=12)) == want  # a dark border below the cells
+    assert read_pattern(example(THREE[:6])) is None  # six rows are not the example
+    assert read_pattern(Image.new("RGB", (50, 50), (255, 255, 255))) is None
+
+
+def test_number_checkboxes_checks_the_example_cells() -> None:
+    page = snap(*[f"- checkbox [ref=e{i + 1}]" for i in range(28)],
+                '- button "Submit" [ref=e29]')
+    calls = play("number-checkboxes", 'Draw the number "3" in the checkboxes using the '
+                 "example on the right and press Submit when finished.",
+                 [page, shot(example(THREE)), "ok"])
+    clicked = [args["ref"] for tool, args in calls if tool == "web_click"]
+    assert clicked == [f"e{i + 1}" for i, c in enumerate("".join(THREE)) if c == "1"] + ["e29"]
