@@ -72,9 +72,6 @@ _SELECT = ("not expressible by a scripted reference: selecting words is a drag b
            "one word to another, and where a word is drawn must be read from the screenshot's "
            "text (the snapshot gives the paragraph's words, not their positions)")
 NOT_EXPRESSIBLE: dict[str, str] = {
-    "ascending-numbers": (_NO_REF + "the numbers are SVG text until the first click hides them "
-                          "behind nameless squares, so their places must be kept from the "
-                          "first snapshot and matched to the squares' screenshot positions"),
     "bisect-angle": (_NO_REF + "the two rays of the angle must be found in the screenshot "
                      "and a line dragged by points along the bisector"),
     "click-pie": _PIE,
@@ -122,13 +119,14 @@ _STEPS = {"book-flight": 40, "book-flight-nodelay": 40, "email-inbox": 20,
           "choose-date-nodelay": 25, "use-slider": 60, "use-slider-2": 60,
           "form-sequence": 60, "social-media-all": 20, "social-media-some": 20,
           "click-shades": 30, "click-shape": 30, "count-shape": 20,
-          "number-checkboxes": 40}
+          "number-checkboxes": 40, "ascending-numbers": 25}
 
 
-SEEING: tuple[str, ...] = ("circle-center", "click-color", "click-shades", "click-shape",
-                           "count-shape", "count-sides", "find-midpoint", "grid-coordinate",
-                           "identify-shape", "number-checkboxes", "resize-textarea",
-                           "use-colorwheel-2", "visual-addition")
+SEEING: tuple[str, ...] = ("ascending-numbers", "circle-center", "click-color",
+                           "click-shades", "click-shape", "count-shape", "count-sides",
+                           "find-midpoint", "grid-coordinate", "identify-shape",
+                           "number-checkboxes", "resize-textarea", "use-colorwheel-2",
+                           "visual-addition")
 """Tasks whose reference reads screenshots: they are offered ``web_screenshot``, and so the
 pointer tools take points of its image (vision mode), to every provider."""
 

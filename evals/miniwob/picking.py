@@ -1,8 +1,9 @@
 """Reference policies for MiniWoB++ tasks that pick by what the page shows rather than by a
 name: a colour typed into the colour picker's own hex field (the goal's colour named, or
-read from the swatch the goal shows) and a checkbox pattern copied from the example
-picture. They read only the utterance and what the tools return (the outline, and
-``web_screenshot``'s PNG with Pillow)."""
+read from the swatch the goal shows), a checkbox pattern copied from the example picture,
+and numbers clicked in order by the places they had before they were hidden. They read
+only the utterance and what the tools return (the outline, and ``web_screenshot``'s PNG
+with Pillow)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from PIL import Image
 
 from .families import goal_match, submit
 from .policy import Play, Policy, act, look, stuck
-from .seeing import CSS_COLOURS, RGB, screenshot
+from .seeing import CSS_COLOURS, RGB, find_in, screenshot
 
 __all__ = ["POLICIES", "find_swatch"]
 
@@ -163,7 +164,44 @@ def number_checkboxes(goal: str) -> Play:
     return None
 
 
+def squares(image: Image.Image, low: int = 14, high: int = 26) -> list[tuple[float, float]]:
+    """The centres of the dark squares of ``image`` between ``low`` and ``high`` px across."""
+    return [((x0 + x1) / 2, (y0 + y1) / 2) for x0, y0, x1, y1 in _dark_boxes(image)
+            if low <= x1 - x0 + 1 <= high and low <= y1 - y0 + 1 <= high
+            and abs((x1 - x0) - (y1 - y0)) <= 3]
+
+
+def ascending_numbers(goal: str) -> Play:
+    """"Click on the numbers in ascending order.": the numbers' places are read first (each
+    number's own screenshot found in one of the screen), then 1 is clicked, which hides the
+    rest behind dark squares; each square is clicked by point in the order of the number
+    whose place is nearest."""
+    page = yield from look()
+    numbers = sorted((i for i in page.all() if i.name.strip().isdigit()),
+                     key=lambda i: int(i.name))
+    if not numbers or numbers[0].name.strip() != "1":
+        raise stuck("the page shows no numbers from 1")
+    whole = yield from screenshot()
+    places: list[tuple[int, float, float]] = []
+    for item in numbers[1:]:
+        assert item.ref is not None
+        part = yield from screenshot(item.ref)
+        at = find_in(whole, part)
+        if at is None:
+            raise stuck(f"the number {item.name}'s picture is not in the screenshot")
+        places.append((int(item.name), at[0] + part.width / 2, at[1] + part.height / 2))
+    yield from act("web_click", ref=numbers[0].ref)
+    found = squares((yield from screenshot()))
+    if len(found) != len(places):
+        raise stuck(f"the screenshot shows {len(found)} squares, not {len(places)}")
+    for _, x, y in places:
+        sx, sy = min(found, key=lambda s: (s[0] - x) ** 2 + (s[1] - y) ** 2)
+        yield from act("web_click", x=round(sx), y=round(sy))
+    return None
+
+
 POLICIES: dict[str, Policy] = {
+    "ascending-numbers": ascending_numbers,
     "number-checkboxes": number_checkboxes,
     "use-colorwheel": use_colorwheel,
     "use-colorwheel-2": use_colorwheel_2,

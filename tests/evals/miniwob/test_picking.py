@@ -5,7 +5,7 @@ here."""
 from __future__ import annotations
 
 from PIL import Image, ImageDraw
-from webrefs.evals.miniwob.picking import find_swatch, read_pattern
+from webrefs.evals.miniwob.picking import find_swatch, read_pattern, squares
 
 from .test_seeing import play, shot, snap
 
@@ -78,3 +78,31 @@ def test_number_checkboxes_checks_the_example_cells() -> None:
                  [page, shot(example(THREE)), "ok"])
     clicked = [args["ref"] for tool, args in calls if tool == "web_click"]
     assert clicked == [f"e{i + 1}" for i, c in enumerate("".join(THREE)) if c == "1"] + ["e29"]
+
+
+def test_dark_squares_are_found_by_size() -> None:
+    image = Image.new("RGB", (120, 80), (255, 255, 255))
+    draw = ImageDraw.Draw(image)
+    draw.rectangle((10, 10, 29, 29), fill=(0, 0, 0))  # 20 px square
+    draw.rectangle((50, 10, 59, 19), fill=(0, 0, 0))  # too small
+    draw.rectangle((70, 40, 109, 59), fill=(0, 0, 0))  # not square
+    assert squares(image) == [(19.5, 19.5)]
+
+
+def test_ascending_numbers_clicks_the_squares_where_the_numbers_were() -> None:
+    places = {2: (100, 30), 3: (20, 120), 4: (140, 140), 5: (60, 60)}
+    whole = Image.new("RGB", (200, 200), (255, 255, 255))
+    draw = ImageDraw.Draw(whole)
+    for n, (x, y) in places.items():  # each number drawn unlike the others
+        draw.rectangle((x, y, x + 9, y + 14), fill=(n * 40, 0, 255 - n * 40))
+    after = Image.new("RGB", (200, 200), (255, 255, 255))
+    draw = ImageDraw.Draw(after)
+    for x, y in places.values():  # squares a little off the numbers' places
+        draw.rectangle((x - 4, y - 1, x + 15, y + 18), fill=(0, 0, 0))
+    page = snap(*[f'- text "{n}" [ref=e{n}]' for n in range(1, 6)])
+    parts = [shot(whole.crop((x, y, x + 10, y + 15))) for x, y in places.values()]
+    calls = play("ascending-numbers", "Click on the numbers in ascending order.",
+                 [page, shot(whole), *parts, "Clicked e1.", shot(after), "ok"])
+    assert calls[6] == ("web_click", {"ref": "e1"})
+    points = [(a["x"], a["y"]) for t, a in calls[8:]]
+    assert points == [(round(x + 5.5), round(y + 8.5)) for x, y in places.values()]
