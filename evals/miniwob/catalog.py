@@ -91,8 +91,6 @@ NOT_EXPRESSIBLE: dict[str, str] = {
                   "must be found in the screenshot"),
     "highlight-text": _SELECT,
     "highlight-text-2": _SELECT,
-    "hot-cold": (_NO_REF + "a search by clicks at points, reading the page's hot/cold "
-                 "answer after each"),
     "navigate-tree": ("not expressible: folders and files look alike in the outline (list "
                       "items with a name; only an icon tells them apart), and clicking a file "
                       "that is not the target fails the task"),
@@ -119,7 +117,7 @@ _STEPS = {"book-flight": 40, "book-flight-nodelay": 40, "email-inbox": 20,
           "choose-date-nodelay": 25, "use-slider": 60, "use-slider-2": 60,
           "form-sequence": 60, "social-media-all": 20, "social-media-some": 20,
           "click-shades": 30, "click-shape": 30, "count-shape": 20,
-          "number-checkboxes": 40, "ascending-numbers": 25}
+          "number-checkboxes": 40, "ascending-numbers": 25, "hot-cold": 45}
 
 
 SEEING: tuple[str, ...] = ("ascending-numbers", "circle-center", "click-color",
@@ -136,6 +134,7 @@ TOOLS: dict[str, tuple[str, ...]] = {
                                         "drag-single-shape", "drag-circle", "drag-box")},
     **{name: ("web_screenshot",) for name in SEEING},
     "resize-textarea": ("web_screenshot", "web_drag"),
+    "hot-cold": ("web_screenshot", "web_hover"),
 }
 """Tools a task needs besides the defaults (a submenu opens only while its parent is
 hovered, and a click on the parent ends the episode; a drag needs ``web_drag``)."""
