@@ -61,8 +61,6 @@ TASKS: tuple[str, ...] = (
 """The benchmark: every task ``miniwob`` registers, by name."""
 
 _NO_REF = "expressible now (web_screenshot, points, web_drag by points), no reference yet: "
-_SHAPES = (_NO_REF + "each shape to drag must be told apart in the screenshot (circle, "
-           "rectangle, triangle) and dragged by points into the target box")
 _PIE = ("not expressible: the pie menu's slices have refs (SVG titles with click handlers), "
         "but when the goal is the item the menu shows as selected (1 seed in 5), a trusted "
         "click on that title reaches the <svg> behind it and the page gives no reward")
@@ -75,8 +73,6 @@ NOT_EXPRESSIBLE: dict[str, str] = {
     "ascending-numbers": (_NO_REF + "the numbers are SVG text until the first click hides them "
                           "behind nameless squares, so their places must be kept from the "
                           "first snapshot and matched to the squares' screenshot positions"),
-    "bisect-angle": (_NO_REF + "the two rays of the angle must be found in the screenshot "
-                     "and a line dragged by points along the bisector"),
     "click-pie": _PIE,
     "click-pie-nodelay": _PIE,
     "click-menu-2": ("not expressible: in most episodes the goal names the menu item by an "
@@ -87,11 +83,7 @@ NOT_EXPRESSIBLE: dict[str, str] = {
                        "found in the screenshot by the hour labels' places"),
     "drag-cube": (_NO_REF + "the cube's faces are CSS 3D boxes with no ref; which face shows "
                   "which number must be read from the screenshot before dragging by points"),
-    "drag-shapes": _SHAPES,
-    "drag-shapes-2": _SHAPES,
     "draw-circle": _PATH,
-    "draw-line": (_NO_REF + "a straight drag by points across the drawing, whose end points "
-                  "must be found in the screenshot"),
     "highlight-text": _SELECT,
     "highlight-text-2": _SELECT,
     "hot-cold": (_NO_REF + "a search by clicks at points, reading the page's hot/cold "
@@ -102,8 +94,6 @@ NOT_EXPRESSIBLE: dict[str, str] = {
     "number-checkboxes": (_NO_REF + "the example digit is drawn by disabled checkboxes the "
                           "snapshot leaves out; their checked states must be read from the "
                           "screenshot's pixels"),
-    "right-angle": (_NO_REF + "the third point of a right angle must be placed by a click at "
-                    "a point computed from the two drawn in the screenshot"),
     "text-editor": ("not expressible by a scripted reference: about a quarter of its goals ask "
                     "for a colour, and the 35 swatches are boxes with only a background "
                     "colour, which a screenshot now shows; but the goals that style one word "
@@ -128,7 +118,8 @@ _STEPS = {"book-flight": 40, "book-flight-nodelay": 40, "email-inbox": 20,
           "daily-calendar": 30, "terminal": 40, "choose-date": 25, "choose-date-medium": 25,
           "choose-date-nodelay": 25, "use-slider": 60, "use-slider-2": 60,
           "form-sequence": 60, "social-media-all": 20, "social-media-some": 20,
-          "click-shades": 30, "click-shape": 30, "count-shape": 20}
+          "click-shades": 30, "click-shape": 30, "count-shape": 20, "drag-shapes": 20,
+          "drag-shapes-2": 30}
 
 
 SEEING: tuple[str, ...] = ("circle-center", "click-color", "click-shades", "click-shape",
@@ -143,6 +134,12 @@ TOOLS: dict[str, tuple[str, ...]] = {
                                         "drag-single-shape", "drag-circle", "drag-box")},
     **{name: ("web_screenshot",) for name in SEEING},
     "resize-textarea": ("web_screenshot", "web_drag"),
+    # a figure's dots read from its screenshot, a point clicked (drawing.py)
+    **{name: ("web_screenshot",) for name in ("bisect-angle", "right-angle")},
+    # a line drawn, shapes dragged into boxes, by points of a screenshot
+    # (drawing.py, placing.py)
+    **{name: ("web_screenshot", "web_drag") for name in ("draw-line", "drag-shapes",
+                                                         "drag-shapes-2")},
 }
 """Tools a task needs besides the defaults (a submenu opens only while its parent is
 hovered, and a click on the parent ends the episode; a drag needs ``web_drag``)."""

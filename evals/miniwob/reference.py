@@ -4,13 +4,14 @@ factory a suite's ``{"policy": "webrefs.evals.miniwob.reference:reference_model"
 from __future__ import annotations
 
 from ..suite.tasks import Task
-from . import dragging, email, families, icons, seeing
+from . import dragging, drawing, email, families, icons, placing, seeing
 from .policy import Play, Policy, PolicyChatModel, stuck
 
 __all__ = ["NO_REFERENCE_YET", "POLICIES", "reference_model"]
 
 POLICIES: dict[str, Policy] = {**families.POLICIES, **email.POLICIES, **icons.POLICIES,
-                               **dragging.POLICIES, **seeing.POLICIES}
+                               **dragging.POLICIES, **seeing.POLICIES,
+                               **drawing.POLICIES, **placing.POLICIES}
 """The reference policy of each MiniWoB++ task (by task name)."""
 
 NO_REFERENCE_YET: dict[str, str] = {}
