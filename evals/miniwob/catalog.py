@@ -78,9 +78,6 @@ NOT_EXPRESSIBLE: dict[str, str] = {
     "click-menu-2": ("not expressible: in most episodes the goal names the menu item by an "
                      "icon image, which the utterance's text does not carry (\"the item with "
                      "the icon\")"),
-    "daily-calendar": (_NO_REF + "an event is made by a drag by points across the "
-                       "calendar's half-hour rows (empty boxes with no ref), which must be "
-                       "found in the screenshot by the hour labels' places"),
     "drag-cube": (_NO_REF + "the cube's faces are CSS 3D boxes with no ref; which face shows "
                   "which number must be read from the screenshot before dragging by points"),
     "draw-circle": _PATH,
@@ -136,10 +133,10 @@ TOOLS: dict[str, tuple[str, ...]] = {
     "resize-textarea": ("web_screenshot", "web_drag"),
     # a figure's dots read from its screenshot, a point clicked (drawing.py)
     **{name: ("web_screenshot",) for name in ("bisect-angle", "right-angle")},
-    # a line drawn, shapes dragged into boxes, by points of a screenshot
-    # (drawing.py, placing.py)
+    # a line drawn, shapes dragged into boxes, by points of a screenshot; an event dragged
+    # across free half-hour rows, which their screenshots show (drawing.py, placing.py)
     **{name: ("web_screenshot", "web_drag") for name in ("draw-line", "drag-shapes",
-                                                         "drag-shapes-2")},
+                                                         "drag-shapes-2", "daily-calendar")},
 }
 """Tools a task needs besides the defaults (a submenu opens only while its parent is
 hovered, and a click on the parent ends the episode; a drag needs ``web_drag``)."""

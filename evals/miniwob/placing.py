@@ -2,8 +2,11 @@
 drag-shapes-2). Each shape has a ref (a pointer cursor) but no name: a screenshot of its
 element says its kind and colour; a screenshot of the screen says where the shapes and the
 black boxes are, and each shape is dragged by points from its middle to a box's middle.
+And daily-calendar, an event dragged across half-hour rows (refs, no names) whose
+screenshots show no event over them.
 
-Reading the pictures (:func:`shape_of`, :func:`boxes`) is pure and tested on drawn images."""
+Reading the pictures (:func:`shape_of`, :func:`boxes`, :func:`find_like`, :func:`free`) is
+pure and tested on drawn images."""
 
 from __future__ import annotations
 
@@ -13,11 +16,12 @@ from typing import cast
 
 from PIL import Image
 
+from ..baselines.scripted import ScriptError
 from .families import goal_match, submit
 from .policy import Call, Play, Policy, act, look, stuck
 from .seeing import CSS_COLOURS, SHAPE_COLOURS, screenshot
 
-__all__ = ["POLICIES", "Drawn", "boxes", "find_like", "outside", "shape_of"]
+__all__ = ["POLICIES", "Drawn", "boxes", "find_like", "free", "outside", "shape_of"]
 
 RGB = tuple[int, int, int]
 WHITE: RGB = (255, 255, 255)
@@ -186,7 +190,72 @@ def _drag(whole: Image.Image, part: Image.Image, found: list[Box], box: Box
                    to_y=(box[1] + box[3]) // 2)
 
 
+_HOURS = {"8AM": 16, "12PM": 24, "4PM": 32, "8PM": 40}
+_LENGTHS = {"30 mins": 1, "0.5 hours": 1, "60 mins": 2, "1 hour": 2, "90 mins": 3,
+            "1.5 hours": 3}
+
+
+def free(image: Image.Image) -> bool:
+    """Whether a half-hour row's picture shows no event over it: events are coloured
+    (green, blue, red, yellow), the calendar is grey, lines and text dark or grey; at most
+    a fifth of the pixels may be coloured."""
+    image = image.convert("RGB")
+    coloured = sum(n for n, p in image.getcolors(image.width * image.height) or []
+                   if max(cast(RGB, p)) - min(cast(RGB, p)) > 30)
+    return coloured <= 0.2 * image.width * image.height
+
+
+def _row_picture(ref: str) -> Generator[Call, str, Image.Image]:
+    """A row's screenshot; a row scrolled out of the calendar's box is scrolled into view
+    first (it has no picture while hidden)."""
+    try:
+        return (yield from screenshot(ref))
+    except ScriptError:  # no picture: hidden in the calendar's box
+        yield from act("web_scroll", direction="down", ref=ref)
+        return (yield from screenshot(ref))
+
+
+def daily_calendar(goal: str) -> Play:
+    """"Create a 30 mins event named "Gym", between 4PM and 8PM.": the half-hour rows of the
+    outline (nameless, ``hint="half-hour"``, in order from midnight); the first run of the
+    goal's length inside the window whose rows' screenshots show no event over them is
+    dragged down from its first row to its last; then the new event's name is filled in and
+    Create pressed."""
+    m = goal_match(r"Create an? (.+?) event named \"(.+?)\", between (\w+) and (\w+)\.",
+                   goal, "the goal names no event")
+    length, name = _LENGTHS.get(m.group(1)), m.group(2)
+    start, end = _HOURS.get(m.group(3).upper()), _HOURS.get(m.group(4).upper())
+    if length is None or start is None or end is None:
+        raise stuck(f"the goal's length or hours are not known: {m.group(0)!r}")
+    page = yield from look(full=True)
+    rows = [i for i in page.all() if i.attrs.get("hint") == "half-hour" and i.ref]
+    if len(rows) != 48:
+        raise stuck(f"the calendar shows {len(rows)} half-hour rows, not 48")
+    seen: dict[int, bool] = {}
+    for first in range(start, end - length + 1):
+        for at in range(first, first + length):
+            if at not in seen:
+                ref = rows[at].ref
+                assert ref is not None
+                seen[at] = free((yield from _row_picture(ref)))
+        if all(seen[at] for at in range(first, first + length)):
+            top, last = rows[first].ref, rows[first + length - 1].ref
+            if length == 1:  # within its row: a pixel down
+                yield from act("web_drag", ref=top, dx=0, dy=1)
+            else:
+                yield from act("web_drag", ref=top, to_ref=last)
+            form = yield from look()
+            field = form.first("textbox")
+            if field is None or field.ref is None:
+                raise stuck("no form to name the event came")
+            yield from act("web_fill", ref=field.ref, value=name)
+            yield from submit(form, "Create")
+            return None
+    raise stuck("the window has no free run of half-hours of that length")
+
+
 POLICIES: dict[str, Policy] = {
+    "daily-calendar": daily_calendar,
     "drag-shapes": drag_shapes,
     "drag-shapes-2": drag_shapes,
 }

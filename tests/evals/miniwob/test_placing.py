@@ -99,3 +99,51 @@ def test_drag_shapes_2_sends_the_chosen_colour_left_and_the_rest_right() -> None
                   "dragged", shot(image), "dragged", "clicked"])
     drags = [(a["x"], a["y"], a["to_x"], a["to_y"]) for t, a in calls if t == "web_drag"]
     assert drags == [(30, 150, 121, 82), (90, 170, 39, 82)]
+
+
+def row(colour: tuple[int, int, int] | None = None) -> Image.Image:
+    """A half-hour row's picture: the calendar's grey with its dotted line, or an event over
+    it (its colour, a black border and a word)."""
+    image = Image.new("RGB", (109, 20), (247, 247, 247))
+    draw = ImageDraw.Draw(image)
+    draw.line([(0, 0), (108, 0)], fill=(181, 181, 181))
+    if colour is not None:
+        draw.rectangle((0, 0, 100, 19), fill=colour, outline=BLACK)
+        draw.text((10, 4), "Party", fill=BLACK)
+    return image
+
+
+def calendar_page() -> str:
+    lines = []
+    for hour in range(24):
+        lines.append(f'- text "{hour % 12 or 12}{"am" if hour < 12 else "pm"}" '
+                     f"[ref=e{100 + 3 * hour}]")
+        lines += [f'- text [hint="half-hour"] [ref=e{101 + 3 * hour + i}]' for i in (0, 1)]
+    return snap(*lines)
+
+
+def test_daily_calendar_drags_across_the_first_free_rows_of_the_window() -> None:
+    green = (135, 247, 118)
+    # 8AM-12PM is rows 16..23; rows 16 and 17 have an event over them
+    calls = play("daily-calendar", 'Create a 60 mins event named "Gym", between 8AM and '
+                 "12PM.", [calendar_page(), shot(row(green)), shot(row(green)), shot(row()),
+                           shot(row()), "dragged",
+                           snap('- textbox "Event name" [ref=e7]', '- button "Create" [ref=e8]'),
+                           "filled", "clicked"])
+    shots = [a["ref"] for t, a in calls if t == "web_screenshot"]
+    assert shots == ["e125", "e126", "e128", "e129"]  # rows 16, 17, 18, 19: each once
+    assert ("web_drag", {"ref": "e128", "to_ref": "e129"}) in calls
+    assert calls[-2:] == [("web_fill", {"ref": "e7", "value": "Gym"}),
+                          ("web_click", {"ref": "e8"})]
+
+
+def test_a_half_hour_event_is_a_drag_within_its_row_and_a_hidden_row_is_scrolled_to() -> None:
+    calls = play("daily-calendar", 'Create a 0.5 hours event named "Food", between 4PM and '
+                 "8PM.", [calendar_page(), "web_screenshot failed: [error] no picture",
+                          "scrolled", shot(row()), "dragged",
+                          snap('- textbox "Event name" [ref=e7]', '- button "Create" [ref=e8]'),
+                          "filled", "clicked"])
+    assert calls[1:5] == [("web_screenshot", {"marks": False, "ref": "e149"}),
+                          ("web_scroll", {"direction": "down", "ref": "e149"}),
+                          ("web_screenshot", {"marks": False, "ref": "e149"}),
+                          ("web_drag", {"ref": "e149", "dx": 0, "dy": 1})]
