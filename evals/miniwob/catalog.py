@@ -78,8 +78,10 @@ NOT_EXPRESSIBLE: dict[str, str] = {
     "click-menu-2": ("not expressible: in most episodes the goal names the menu item by an "
                      "icon image, which the utterance's text does not carry (\"the item with "
                      "the icon\")"),
-    "drag-cube": (_NO_REF + "the cube's faces are CSS 3D boxes with no ref; which face shows "
-                  "which number must be read from the screenshot before dragging by points"),
+    "drag-cube": (_NO_REF + "the cube's faces are CSS 3D boxes; the side facing the user "
+                  "shows its digit in red, which must be read from the screenshot of a turned "
+                  "face, and the cube turns with momentum sampled every 20 ms from the "
+                  "pointer, so one drag's turn depends on the drag's speed"),
     "draw-circle": _PATH,
     "highlight-text": _SELECT,
     "highlight-text-2": _SELECT,
