@@ -21,7 +21,8 @@ from .families import goal_match, submit
 from .policy import Call, Play, Policy, act, look, stuck
 from .seeing import CSS_COLOURS, SHAPE_COLOURS, screenshot
 
-__all__ = ["POLICIES", "Drawn", "boxes", "find_like", "free", "outside", "shape_of"]
+__all__ = ["POLICIES", "Drawn", "boxes", "find_like", "free", "outside", "shape_of",
+           "shown"]
 
 RGB = tuple[int, int, int]
 WHITE: RGB = (255, 255, 255)
@@ -196,23 +197,37 @@ _LENGTHS = {"30 mins": 1, "0.5 hours": 1, "60 mins": 2, "1 hour": 2, "90 mins": 
 
 
 def free(image: Image.Image) -> bool:
-    """Whether a half-hour row's picture shows no event over it: events are coloured
-    (green, blue, red, yellow), the calendar is grey, lines and text dark or grey; at most
-    a fifth of the pixels may be coloured."""
-    image = image.convert("RGB")
-    coloured = sum(n for n, p in image.getcolors(image.width * image.height) or []
+    """Whether a half-hour row's picture shows no event over its middle (where a drag
+    presses): events are coloured (green, blue, red, yellow), the calendar is grey, lines
+    and text dark or grey; at most a fifth of the middle third's pixels may be coloured (an
+    event may cover the row's edge and leave its middle free)."""
+    w, h = image.size
+    band = image.convert("RGB").crop((0, h // 3, w, max(h // 3 + 1, 2 * h // 3)))
+    coloured = sum(n for n, p in band.getcolors(band.width * band.height) or []
                    if max(cast(RGB, p)) - min(cast(RGB, p)) > 30)
-    return coloured <= 0.2 * image.width * image.height
+    return coloured <= 0.2 * band.width * band.height
+
+
+def shown(image: Image.Image) -> bool:
+    """Whether a row's picture shows the calendar (light: its grey or an event's pastel)
+    rather than what is behind the calendar's box where the row is scrolled out of it."""
+    image = image.convert("RGB")
+    light = sum(n for n, p in image.getcolors(image.width * image.height) or []
+                if max(cast(RGB, p)) >= 200)
+    return light >= 0.5 * image.width * image.height
 
 
 def _row_picture(ref: str) -> Generator[Call, str, Image.Image]:
-    """A row's screenshot; a row scrolled out of the calendar's box is scrolled into view
-    first (it has no picture while hidden)."""
+    """A row's screenshot; a row scrolled out of the calendar's box (no picture, or one of
+    what is behind the box) is scrolled into view first."""
     try:
-        return (yield from screenshot(ref))
-    except ScriptError:  # no picture: hidden in the calendar's box
-        yield from act("web_scroll", direction="down", ref=ref)
-        return (yield from screenshot(ref))
+        image = yield from screenshot(ref)
+        if shown(image):
+            return image
+    except ScriptError:  # no picture at all
+        pass
+    yield from act("web_scroll", direction="down", ref=ref)
+    return (yield from screenshot(ref))
 
 
 def daily_calendar(goal: str) -> Play:

@@ -6,7 +6,7 @@ after another. Pure: pictures drawn here."""
 from __future__ import annotations
 
 from PIL import Image, ImageDraw
-from webrefs.evals.miniwob.placing import boxes, find_like, shape_of
+from webrefs.evals.miniwob.placing import boxes, find_like, free, shape_of, shown
 
 from tests.evals.miniwob.test_seeing import play, shot, snap
 
@@ -147,3 +147,24 @@ def test_a_half_hour_event_is_a_drag_within_its_row_and_a_hidden_row_is_scrolled
                           ("web_scroll", {"direction": "down", "ref": "e149"}),
                           ("web_screenshot", {"marks": False, "ref": "e149"}),
                           ("web_drag", {"ref": "e149", "dx": 0, "dy": 1})]
+
+
+def test_a_row_is_free_by_its_middle_not_by_its_edges() -> None:
+    green = (135, 247, 118)
+    assert not free(row(green))
+    edge = row()
+    ImageDraw.Draw(edge).rectangle((0, 0, 100, 4), fill=green)  # an event's last pixels
+    assert free(edge)
+    middle = row()
+    ImageDraw.Draw(middle).rectangle((0, 6, 100, 19), fill=green)  # an event starting
+    assert not free(middle)
+
+
+def test_a_row_scrolled_out_of_the_calendar_is_scrolled_to_before_it_is_judged() -> None:
+    behind = Image.new("RGB", (109, 20), (85, 85, 85))  # the page behind the calendar's box
+    assert shown(row()) and shown(row((135, 247, 118))) and not shown(behind)
+    calls = play("daily-calendar", 'Create a 0.5 hours event named "Food", between 4PM and '
+                 "8PM.", [calendar_page(), shot(behind), "scrolled", shot(row()), "dragged",
+                          snap('- textbox "Event name" [ref=e7]', '- button "Create" [ref=e8]'),
+                          "filled", "clicked"])
+    assert calls[2] == ("web_scroll", {"direction": "down", "ref": "e149"})
