@@ -61,8 +61,6 @@ TASKS: tuple[str, ...] = (
 """The benchmark: every task ``miniwob`` registers, by name."""
 
 _NO_REF = "expressible now (web_screenshot, points, web_drag by points), no reference yet: "
-_SHAPES = (_NO_REF + "each shape to drag must be told apart in the screenshot (circle, "
-           "rectangle, triangle) and dragged by points into the target box")
 _PIE = ("not expressible: the pie menu's slices have refs (SVG titles with click handlers), "
         "but when the goal is the item the menu shows as selected (1 seed in 5), a trusted "
         "click on that title reaches the <svg> behind it and the page gives no reward")
@@ -72,30 +70,21 @@ _SELECT = ("not expressible by a scripted reference: selecting words is a drag b
            "one word to another, and where a word is drawn must be read from the screenshot's "
            "text (the snapshot gives the paragraph's words, not their positions)")
 NOT_EXPRESSIBLE: dict[str, str] = {
-    "bisect-angle": (_NO_REF + "the two rays of the angle must be found in the screenshot "
-                     "and a line dragged by points along the bisector"),
     "click-pie": _PIE,
     "click-pie-nodelay": _PIE,
     "click-menu-2": ("not expressible: in most episodes the goal names the menu item by an "
                      "icon image, which the utterance's text does not carry (\"the item with "
                      "the icon\")"),
-    "daily-calendar": (_NO_REF + "an event is made by a drag by points across the "
-                       "calendar's half-hour rows (empty boxes with no ref), which must be "
-                       "found in the screenshot by the hour labels' places"),
-    "drag-cube": (_NO_REF + "the cube's faces are CSS 3D boxes with no ref; which face shows "
-                  "which number must be read from the screenshot before dragging by points"),
-    "drag-shapes": _SHAPES,
-    "drag-shapes-2": _SHAPES,
+    "drag-cube": (_NO_REF + "the cube's faces are CSS 3D boxes; the side facing the user "
+                  "shows its digit in red, which must be read from the screenshot of a turned "
+                  "face, and the cube turns with momentum sampled every 20 ms from the "
+                  "pointer, so one drag's turn depends on the drag's speed"),
     "draw-circle": _PATH,
-    "draw-line": (_NO_REF + "a straight drag by points across the drawing, whose end points "
-                  "must be found in the screenshot"),
     "highlight-text": _SELECT,
     "highlight-text-2": _SELECT,
     "navigate-tree": ("not expressible: folders and files look alike in the outline (list "
                       "items with a name; only an icon tells them apart), and clicking a file "
                       "that is not the target fails the task"),
-    "right-angle": (_NO_REF + "the third point of a right angle must be placed by a click at "
-                    "a point computed from the two drawn in the screenshot"),
     "text-editor": ("not expressible by a scripted reference: about a quarter of its goals ask "
                     "for a colour, and the 35 swatches are boxes with only a background "
                     "colour, which a screenshot now shows; but the goals that style one word "
@@ -118,8 +107,9 @@ _STEPS = {"book-flight": 40, "book-flight-nodelay": 40, "email-inbox": 20,
           "daily-calendar": 30, "terminal": 40, "choose-date": 25, "choose-date-medium": 25,
           "choose-date-nodelay": 25, "use-slider": 60, "use-slider-2": 60,
           "form-sequence": 60, "social-media-all": 20, "social-media-some": 20,
-          "click-shades": 30, "click-shape": 30, "count-shape": 20,
-          "number-checkboxes": 40, "ascending-numbers": 25, "hot-cold": 45}
+          "click-shades": 30, "click-shape": 30, "count-shape": 20, "drag-shapes": 20,
+          "drag-shapes-2": 30, "number-checkboxes": 40, "ascending-numbers": 25,
+          "hot-cold": 45}
 
 
 SEEING: tuple[str, ...] = ("ascending-numbers", "circle-center", "click-color",
@@ -137,6 +127,12 @@ TOOLS: dict[str, tuple[str, ...]] = {
     **{name: ("web_screenshot",) for name in SEEING},
     "resize-textarea": ("web_screenshot", "web_drag"),
     "hot-cold": ("web_screenshot", "web_hover"),
+    # a figure's dots read from its screenshot, a point clicked (drawing.py)
+    **{name: ("web_screenshot",) for name in ("bisect-angle", "right-angle")},
+    # a line drawn, shapes dragged into boxes, by points of a screenshot; an event dragged
+    # across free half-hour rows, which their screenshots show (drawing.py, placing.py)
+    **{name: ("web_screenshot", "web_drag") for name in ("draw-line", "drag-shapes",
+                                                         "drag-shapes-2", "daily-calendar")},
 }
 """Tools a task needs besides the defaults (a submenu opens only while its parent is
 hovered, and a click on the parent ends the episode; a drag needs ``web_drag``)."""

@@ -4,14 +4,15 @@ factory a suite's ``{"policy": "webrefs.evals.miniwob.reference:reference_model"
 from __future__ import annotations
 
 from ..suite.tasks import Task
-from . import dragging, email, families, icons, picking, searching, seeing
+from . import dragging, drawing, email, families, icons, picking, placing, searching, seeing
 from .policy import Play, Policy, PolicyChatModel, stuck
 
 __all__ = ["NO_REFERENCE_YET", "POLICIES", "reference_model"]
 
 POLICIES: dict[str, Policy] = {**families.POLICIES, **email.POLICIES, **icons.POLICIES,
                                **dragging.POLICIES, **seeing.POLICIES,
-                               **picking.POLICIES, **searching.POLICIES}
+                               **picking.POLICIES, **searching.POLICIES,
+                               **drawing.POLICIES, **placing.POLICIES}
 """The reference policy of each MiniWoB++ task (by task name)."""
 
 NO_REFERENCE_YET: dict[str, str] = {}
