@@ -237,3 +237,16 @@ def test_bad_points_get_clear_errors(context: Browser, site: SiteServer) -> None
     assert out.is_error and "outside the latest screenshot" in out.content
     out = tools.run("web_drag", {"x": 5, "y": 5, "to_ref": "e1"})
     assert out.is_error and "[invalid_argument]" in out.content
+
+
+def test_a_screenshot_of_an_element_scrolled_out_of_its_box(context: Browser,
+                                                            site: SiteServer) -> None:
+    """An element scrolled out of view inside a scrolling box is brought into view first:
+    the picture shows it, not what the page draws where its box would be."""
+    tools = _vision(context, site, "/vision/scrollbox.html")
+    snap = tools.call("web_snapshot", {"interactive_only": False}).artifact
+    night = next(r for r, n in snap.refs.items() if n.name == "Night shift")
+    shot = _shot(tools, ref=night, marks=False)
+    image = _image(shot)
+    assert image.getpixel((4, image.height // 2)) == (255, 0, 0), image.getpixel(
+        (4, image.height // 2))

@@ -2,7 +2,8 @@
 marked screenshot (set-of-marks) of :func:`screenshot_marked`.
 
 A marked screenshot reads the page (a snapshot, so the boxes and refs are current), takes the
-image of the viewport, one ref's element box or the whole page in CSS pixels (whatever the
+image of the viewport, one ref's element box (the element scrolled into view first, in every
+box that scrolls it) or the whole page in CSS pixels (whatever the
 device scale factor), scales it to fit a provider's limits (:func:`webrefs.render.marks.fit_size`)
 and draws each ref the image shows as a labelled box (:mod:`webrefs.render.marks` places them,
 :mod:`webrefs.render.picture` draws them, in a worker thread). The :class:`Screenshot` it
@@ -25,6 +26,7 @@ from ..render.picture import draw, require_pillow
 from ..snapshot.refs import parse_ref
 from .perform import timeout_ms
 from .snapshot import take_snapshot
+from .targets import resolve
 
 if TYPE_CHECKING:
     from ..session.tabcore import TabCore
@@ -58,6 +60,20 @@ async def screenshot(tab: TabCore, full_page: bool = False) -> bytes:
         return await _png(tab, full_page=full_page)
 
     return await tab.call("taking a screenshot", run)
+
+
+async def _into_view(tab: TabCore, ref: str) -> None:
+    """Scroll ``ref``'s element into view, in every box that scrolls it (as a user scrolls to
+    look at it): a picture cut from the whole page shows only what the page draws, and an
+    element scrolled out of its box is not drawn where its box is. A ref that resolves to no
+    element is left to :func:`_region`, which says so."""
+    try:
+        target = await resolve(tab, ref)
+    except (StaleRefError, UnknownRefError):
+        return
+    if target.handle is not None:
+        with contextlib.suppress(PlaywrightError):
+            await target.handle.scroll_into_view_if_needed(timeout=timeout_ms(tab))
 
 
 def _node_of(tree: PageTree, ref: str) -> Node | None:
@@ -98,6 +114,8 @@ async def screenshot_marked(tab: TabCore, *, ref: str | None = None, marks: bool
     require_pillow()
 
     async def run() -> Screenshot:
+        if ref is not None:
+            await _into_view(tab, ref)
         snap = await take_snapshot(tab, {})
         assert snap.source is not None
         tree = snap.source.tree
