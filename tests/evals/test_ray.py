@@ -31,7 +31,8 @@ from tests.helpers.debugged import DebuggedChromium
 from tests.helpers.paths import ROOT
 from tests.helpers.relay import Relay
 
-pytestmark = [pytest.mark.browser, pytest.mark.slow]
+# whole suites, each holding two browsers (or a Ray cluster of two) busy: one at a time
+pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.xdist_group("whole-suite")]
 
 # Tasks of four builtin sites: the whole suite takes minutes on a 2-core machine.
 TASKS = ("shop-two-mugs", "mail-door-code", "admin-dark-mode", "wiki-mill-restored")

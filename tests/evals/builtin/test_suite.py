@@ -16,7 +16,8 @@ from webrefs.evals.suite.tasks import load_suite
 
 from tests.evals.test_runner import comparable
 
-pytestmark = [pytest.mark.browser, pytest.mark.slow]
+# whole suites, each holding two browsers (or a Ray cluster of two) busy: one at a time
+pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.xdist_group("whole-suite")]
 
 SUITE = load_suite("builtin")
 PAGES = Path(SUITE.path).parent.parent / "builtin" / "pages"
