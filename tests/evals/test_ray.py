@@ -1,5 +1,6 @@
-"""Episodes on a Ray cluster (``--ray``): replays with the same results as a local run (the
-whole live suite is compared in ``tests/evals/builtin/test_suite.py``), recordings sent to
+"""Episodes on a Ray cluster (``--ray``): replays of four sites' tasks with the same results
+as a local replay (the whole live suite is compared in
+``tests/evals/builtin/test_suite.py``), recordings sent to
 the workers and brought back, each worker attached to its own browser when asked, a worker
 that dies retried once, and clear words for a cluster that cannot be reached or a machine
 without Ray.

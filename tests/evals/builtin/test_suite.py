@@ -83,20 +83,6 @@ def test_the_whole_suite_on_ray_equals_the_local_run(local_run: tuple[Path, Resu
     assert on_ray.run.browser == local_run[1].run.browser
 
 
-@pytest.mark.timeout(1200)
-def test_a_replay_of_the_whole_suite_on_ray_equals_the_local_run(
-        local_run: tuple[Path, Results], tmp_path: Path) -> None:
-    """The local run's recorded pages replayed on Ray (each episode's recording sent to its
-    worker): the same results, fence markers included (a replay keeps the recording's
-    key)."""
-    out, recorded = local_run
-    replayed = asyncio.run(run_suite(RunOptions(suite="builtin", providers=("reference",),
-                                                out=tmp_path, workers=2, ray="local",
-                                                pages=out / "pages")))
-    assert replayed.run.pages == "replay"
-    assert same_results(replayed, marker=True) == same_results(recorded, marker=True)
-
-
 def test_every_task_has_a_shipped_recording() -> None:
     assert sorted(p.stem for p in PAGES.glob("*.har")) == sorted(t.id for t in SUITE.suite.tasks)
 
