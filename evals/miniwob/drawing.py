@@ -160,39 +160,37 @@ def _click_at(target: Point, figure: Item, hit: Callable[[RGB], bool],
             yield from act("web_click", x=round(target[0] - ox), y=round(target[1] - oy))
 
 
-def right_angle(goal: str) -> Play:
-    """"Add a third point to create a right angle, then press submit.": the black dot and the
-    blue one (the vertex) of the figure's screenshot; a click on the perpendicular through
-    the blue one."""
+def _place_third_point(blacks: int,
+                       where: Callable[[Point, list[Point], Box], Point]) -> Play:
+    """The figure's screenshot with ``blacks`` black dots and one blue one (the vertex); a
+    click at ``where(blue, black, inside)``, corrected, then Submit."""
     page = yield from look()
     figure = _figure(page)
     assert figure.ref is not None
     image = yield from screenshot(figure.ref)
     black, blue = dots(image, _black), dots(image, _blue, solid=False)
-    if len(black) != 1 or len(blue) != 1:
-        raise stuck(f"the figure shows {len(black)} black and {len(blue)} blue dots, not 1 "
-                    "and 1")
-    target = right_angle_point(blue[0], black[0], _inside(image))
+    if len(black) != blacks or len(blue) != 1:
+        raise stuck(f"the figure shows {len(black)} black and {len(blue)} blue dots, not "
+                    f"{blacks} and 1")
+    target = where(blue[0], black, _inside(image))
     yield from _click_at(target, figure, _blue, blue)
     yield from submit(page)
     return None
+
+
+def right_angle(goal: str) -> Play:
+    """"Add a third point to create a right angle, then press submit.": the black dot and the
+    blue one (the vertex) of the figure's screenshot; a click on the perpendicular through
+    the blue one."""
+    return (yield from _place_third_point(
+        1, lambda blue, black, inside: right_angle_point(blue, black[0], inside)))
 
 
 def bisect_angle(goal: str) -> Play:
     """"Create a line that bisects the angle evenly in two, then press submit.": the blue
     vertex and the two black dots of the figure's screenshot; a click on the bisector."""
-    page = yield from look()
-    figure = _figure(page)
-    assert figure.ref is not None
-    image = yield from screenshot(figure.ref)
-    black, blue = dots(image, _black), dots(image, _blue, solid=False)
-    if len(black) != 2 or len(blue) != 1:
-        raise stuck(f"the figure shows {len(black)} black and {len(blue)} blue dots, not 2 "
-                    "and 1")
-    target = bisector_point(blue[0], black[0], black[1], _inside(image))
-    yield from _click_at(target, figure, _blue, blue)
-    yield from submit(page)
-    return None
+    return (yield from _place_third_point(
+        2, lambda blue, black, inside: bisector_point(blue, black[0], black[1], inside)))
 
 
 def draw_line(goal: str) -> Play:
