@@ -4,7 +4,8 @@ Besides static files it has a few dynamic routes for timing cases:
 
 - ``/__slow?ms=N`` answers after N milliseconds (capped at 30 s); with ``&type=js`` the answer
   is a script (a parser-blocking ``<script src>`` then holds the page's parsing that long);
-  with ``&type=svg`` a 12 px square image.
+  with ``&type=svg`` a 12 px square image; with ``&file=/path`` that file of tests/sites/ (a
+  style sheet that arrives late).
 - ``/__hang`` keeps the connection open without answering (long polling), up to 60 s.
 - ``/__status?code=N`` answers with that HTTP status.
 - ``/__echo`` answers a POST or GET with a small page showing the query and the body.
@@ -51,7 +52,10 @@ class _Handler(SimpleHTTPRequestHandler):
         if parts.path == "/__slow":
             ms = min(int(query.get("ms", ["500"])[0]), 30_000)
             time.sleep(ms / 1000)
-            if query.get("type") == ["js"]:
+            if "file" in query:
+                self.path = query["file"][0]
+                super().do_GET()
+            elif query.get("type") == ["js"]:
                 self._send(200, f"window.waited = {ms};", "text/javascript")
             elif query.get("type") == ["svg"]:
                 self._send(200, '<svg xmlns="http://www.w3.org/2000/svg" width="12" height="12">'

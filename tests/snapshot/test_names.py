@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 from webrefs import Browser
@@ -186,6 +187,20 @@ def test_generated_content_from_an_imported_sheet_of_another_origin(
             ("button", "Search")]
         text = tab.runner.run(tab.core.page.locator("#imported-icon").aria_snapshot())
         assert text.splitlines()[0] == '- button "Search"', "Playwright: expected to agree"
+    finally:
+        tab.close()
+
+
+def test_generated_content_from_a_sheet_that_arrives_late(
+        browser: Browser, site: SiteServer, other_site: SiteServer) -> None:
+    """The imported sheet arrives a second after the page's document: opening the page waits
+    for it (until then the button has no name at all)."""
+    sheet = other_site.url("/__slow?ms=1000&file=/names/imported.css")
+    tab = browser.new_tab(site.url(f"/names/imported.html?sheet={quote(sheet)}"))
+    try:
+        tree = extract(tab)
+        assert [(n.role, n.name) for n in walk(tree.root) if n.role == "button"] == [
+            ("button", "Search")]
     finally:
         tab.close()
 

@@ -8,11 +8,12 @@ MutationObserver, and wrappers around ``setTimeout``, ``setInterval`` and
 - no timer the action started is pending (timeouts, and an interval's first run, scheduled
   from the action until a second after it, with a delay up to 2 s; later timers are never
   waited for),
-- no document, fetch, XHR or script request started after the action is still running (a
-  fetch or XHR the action's code starts counts from its call, before the browser reports it,
-  and the quiet window counts from its end, when the page reads its body and shows it),
-  unless
-  it has run longer than ``REQUEST_PATIENCE_MS`` (long polling; requests that were already
+- no document, fetch, XHR, script or style sheet request started after the action is still
+  running (a fetch or XHR the action's code starts counts from its call, before the browser
+  reports it, and the quiet window counts from its end, when the page reads its body and
+  shows it; a style sheet's end starts no quiet window, as no page code answers it, but until
+  it arrives the page is unstyled: parts it hides are shown, text it generates is missing),
+  unless it has run longer than ``REQUEST_PATIENCE_MS`` (long polling; requests that were already
   running before the action, websockets, images and fonts are never waited for),
 - a navigation that started has reached ``DOMContentLoaded``, and a popup the page opened
   (``window.open`` or a link with a target) has appeared as a new page,
@@ -112,7 +113,11 @@ POLL_MS = 25
 """Pause between two polls of the page."""
 EVAL_TIMEOUT_S = 0.5
 """Longest wait for one poll of the page (a busy main thread never answers)."""
-_WAITED_TYPES = frozenset({"document", "fetch", "xhr", "script"})
+_WAITED_TYPES = frozenset({"document", "fetch", "xhr", "script", "stylesheet"})
+_UNANSWERED_TYPES = frozenset({"stylesheet"})
+"""Requests waited for while they run, whose end starts no quiet window: no page code answers
+them (a style sheet still loading leaves the page unstyled: hidden parts shown, generated text
+missing)."""
 _MAX_TRACKED = 50
 _ASYNC_TIMER_MS = 50
 """Timers shorter than this are waited for but do not lengthen the quiet window."""
@@ -538,7 +543,8 @@ class ReadyReport:
     navigated: bool = False
     pending_requests: int = 0
     requests: int = 0
-    """Requests (documents, fetches, XHRs, scripts) the page started after the action."""
+    """Requests (documents, fetches, XHRs, scripts, style sheets) the page started after the
+    action."""
     focused: str | None = None
 
 
@@ -560,6 +566,7 @@ class Readiness:
     ambient_added: int = 0
     ambient: int = 0
     _requests: dict[int, tuple[Request, float]] = field(default_factory=dict)
+    """Requests waited for, by id, with when they started."""
     _tracked: int = 0
     _listening: bool = False
 
@@ -571,7 +578,8 @@ class Readiness:
         self._requests[id(request)] = (request, time.monotonic())
 
     def on_request_done(self, request: Request) -> None:
-        if self._requests.pop(id(request), None) is not None:
+        if (self._requests.pop(id(request), None) is not None
+                and request.resource_type not in _UNANSWERED_TYPES):
             self.last_async_done = time.monotonic()
 
     def on_frame_navigated(self, frame: Frame) -> None:
@@ -610,9 +618,11 @@ class Readiness:
             return None
         return _checked_state(state)
 
-    def _pending_requests(self, now: float) -> int:
+    def _pending_requests(self, now: float) -> tuple[int, int]:
+        """Requests still waited for: all of them, and those the page's code answers."""
         patience = REQUEST_PATIENCE_MS / 1000
-        return sum(1 for _req, t0 in self._requests.values() if now - t0 < patience)
+        running = [r for r, t0 in self._requests.values() if now - t0 < patience]
+        return len(running), sum(1 for r in running if r.resource_type not in _UNANSWERED_TYPES)
 
     async def settle(self) -> ReadyReport:
         """Wait until the page is ready or the bound is reached. Never raises for the page's
@@ -660,9 +670,11 @@ class Readiness:
                 self.saw_async = True
             # requests the page started for the action: as the browser reports them, or as
             # the page's code starts them (which the browser's report may not have reached)
-            pending = max(self._pending_requests(now), int(state.get("fetching") or 0))
+            running, answered = self._pending_requests(now)
+            fetching = int(state.get("fetching") or 0)
+            pending = max(running, fetching)
             report.pending_requests = pending
-            if pending:
+            if max(answered, fetching):
                 self.saw_async = True
             # a popup the page opened is waited for until Playwright reports it
             opening = int(state.get("opens", 0)) > self.popups and \
