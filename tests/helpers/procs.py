@@ -96,6 +96,19 @@ def descendants(root: int | None = None, table: dict[int, _Proc] | None = None) 
     return found
 
 
+def browsers_started(before: set[int]) -> set[int]:
+    """The Chromium processes below this process that were not in ``before`` and whose
+    parent is no Chromium: the main processes of browsers started since (a browser already
+    running may start processes of its own meanwhile, a spare renderer; those are below it)."""
+    table = _table()
+    found = set()
+    for pid in chromium_descendants() - before:
+        proc = table.get(pid)
+        if proc is not None and not is_chromium(proc.ppid):
+            found.add(pid)
+    return found
+
+
 def is_chromium(pid: int) -> bool:
     cmd = cmdline(pid).lower()
     return "chrom" in cmd.split(" ", 1)[0] or "headless_shell" in cmd

@@ -22,7 +22,13 @@ from webrefs.errors import (
 )
 
 from tests.helpers.debugged import DebuggedChromium
-from tests.helpers.procs import chromium_descendants, cmdline, wait_until
+from tests.helpers.procs import (
+    browsers_started,
+    chromium_descendants,
+    cmdline,
+    descendants,
+    wait_until,
+)
 from tests.helpers.server import SiteServer
 
 
@@ -186,8 +192,10 @@ def test_close_leaves_no_chromium_processes_and_no_profile(site: SiteServer) -> 
     b = Browser.launch()
     t = b.new_tab(site.url("/basic/one.html"))
     assert t.title == "Page one"
-    running = chromium_descendants() - before
-    assert running, "launching started no Chromium process under this test"
+    mains = browsers_started(before)
+    assert len(mains) == 1, f"launching one browser started {len(mains)} under this test"
+    main = mains.pop()
+    running = {main} | descendants(main)
     profiles = _profiles(running)
     assert profiles, "the browser runs without a temporary profile folder"
     b.close()
