@@ -48,6 +48,29 @@ def test_long_polling_does_not_hang(timing: Tab) -> None:
     assert out(timing) == "polling"
 
 
+def test_a_save_slower_than_background_requests_is_waited_for(timing: Tab) -> None:
+    """The action's own request (3 s) outlasts the patience given to requests in general:
+    the result comes with its answer shown, and says nothing of an unanswered request."""
+    timing.configure(max_wait_ms=9000)
+    r = timing.click(ref(timing, "button", "Slow save"))
+    assert out(timing) == "saved"
+    assert r.readback["ready"] == "quiet" and "no reply" not in r.message
+    assert "unanswered_requests" not in r.readback
+
+
+def test_a_request_the_action_sent_that_stays_unanswered_is_named(timing: Tab) -> None:
+    """Past its patience the wait ends, and the result says the page may still change."""
+    timing.configure(max_wait_ms=9000)
+    timing.runner.run(timing.page.evaluate("window.saveMs = 7000"))
+    r = timing.click(ref(timing, "button", "Slow save"))
+    assert out(timing) == "idle"
+    assert r.readback["unanswered_requests"] == 1
+    assert "a request the page sent in answer had no reply after 5 s" in r.message
+    # the next action does not name it again: it was this click's
+    r2 = timing.click(ref(timing, "button", "Nothing"))
+    assert "no reply" not in r2.message
+
+
 def test_page_that_never_goes_quiet_returns_at_max_wait(timing: Tab) -> None:
     timing.configure(max_wait_ms=1500)
     r = timing.click(ref(timing, "button", "Start ticker"))
@@ -157,3 +180,22 @@ def test_the_page_side_count_sees_a_fetch_the_action_started(tab: Tab, site) -> 
     assert r.readback["ready"] == "quiet"
     started = tab.evaluate("() => window[Symbol.for('webrefs.readiness.v2')].fetchNext")
     assert started == 1
+
+
+def test_every_field_the_monitor_answers_is_kept_by_the_check() -> None:
+    """The monitor's answer is checked field by field (a page may replace JSON.stringify);
+    a field the check does not know is dropped, and the wait then never sees it."""
+    import re
+
+    from webrefs.actions import readiness
+
+    source = readiness._monitor_js()
+    start = source.index("const out = [")
+    fields = set(re.findall(r"\['(\w+)',", source[start:source.index("];", start)]))
+    assert len(fields) >= 15
+    assert fields <= readiness._FLAGS | readiness._NUMBERS | readiness._TEXTS, \
+        fields - (readiness._FLAGS | readiness._NUMBERS | readiness._TEXTS)
+    sample = {"painted": False, "fetching": 2, "ambAdded": 3, "unanswered": 1, "mut": True,
+              "readyState": 4, "other": 1}
+    assert readiness._checked_state(sample) == {"painted": False, "fetching": 2, "ambAdded": 3,
+                                                "unanswered": 1}

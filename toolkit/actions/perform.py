@@ -481,6 +481,12 @@ def _finish(tab: TabCore, result: ActionResult, report: readiness.ReadyReport | 
             "the page was still busy when the wait ended" if report.reason == "busy"
             else f"the page kept changing for {int(report.waited_ms)} ms (wait limit reached)"
         )
+    if report is not None and report.unanswered:
+        n = report.unanswered
+        notes.append(
+            f"{'a request' if n == 1 else f'{n} requests'} the page sent in answer had no reply "
+            f"after {readiness.ACTION_REQUEST_PATIENCE_MS // 1000} s; the page may still "
+            "change when it comes, so look again before repeating this")
     for d in result.readback.get("downloads", []):
         if d.get("saved"):
             notes.append(f"downloaded {quote(d['name'], 120)} to {quote(d['saved'], 300)}")
@@ -514,6 +520,8 @@ def _finish(tab: TabCore, result: ActionResult, report: readiness.ReadyReport | 
             readback.setdefault("ambient_added", report.ambient_added)
         if report.requests:
             readback.setdefault("requests", report.requests)
+        if report.unanswered:
+            readback.setdefault("unanswered_requests", report.unanswered)
     return result.model_copy(update={
         "message": message,
         "url_after": url_after,

@@ -13,7 +13,9 @@ MutationObserver, and wrappers around ``setTimeout``, ``setInterval`` and
   reports it, and the quiet window counts from its end, when the page reads its body and
   shows it; a style sheet's end starts no quiet window, as no page code answers it, but until
   it arrives the page is unstyled: parts it hides are shown, text it generates is missing),
-  unless it has run longer than ``REQUEST_PATIENCE_MS`` (long polling; requests that were already
+  unless it has run longer than ``REQUEST_PATIENCE_MS`` (``ACTION_REQUEST_PATIENCE_MS`` for a
+  fetch or XHR the action's code started, which the result then names: long polling, or a
+  server slower than that; requests that were already
   running before the action, websockets, images and fonts are never waited for),
 - a navigation that started has reached ``DOMContentLoaded``, and a popup the page opened
   (``window.open`` or a link with a target) has appeared as a new page,
@@ -90,6 +92,7 @@ if TYPE_CHECKING:
     from ..session.tabcore import TabCore
 
 __all__ = [
+    "ACTION_REQUEST_PATIENCE_MS",
     "REQUEST_PATIENCE_MS",
     "SHORT_QUIET_MS",
     "Readiness",
@@ -101,6 +104,9 @@ SHORT_QUIET_MS = 50
 """Quiet window when no asynchronous work (timer, request, navigation) was seen."""
 REQUEST_PATIENCE_MS = 2_000
 """A request running longer than this is treated as background (long polling)."""
+ACTION_REQUEST_PATIENCE_MS = 5_000
+"""The same for a fetch or XHR the action's own code started (a save to a slow server): the
+result says when one was still unanswered as the wait ended."""
 POPUP_PATIENCE_MS = 5_000
 """Longest wait for a popup the page opened to show up as a new tab."""
 OBSERVE_MS = 300
@@ -320,7 +326,7 @@ _MONITOR_JS = """
       const began = () => {
         const lin = lineage();
         if (lin === 0 || lin !== st.epoch || performance.now() >= st.trackUntil) return 0;
-        const id = ++st.fetchNext; st.fetches.set(id, performance.now()); return id;
+        const id = ++st.fetchNext; st.fetches.set(id, [performance.now(), lin]); return id;
       };
       const ended = (id) => { if (id && st.fetches.delete(id)) st.fetchEnd = performance.now(); };
       const origFetch = window.fetch;
@@ -420,8 +426,13 @@ _MONITOR_JS = """
             .trim().slice(0, 60));
   }
   const from = st.settleFrom || 0, se = document.scrollingElement || document.documentElement;
-  let fetching = 0;
-  if (st.fetches) for (const t0 of st.fetches.values()) if (now - t0 < %d) fetching++;
+  let fetching = 0, unanswered = 0;
+  if (st.fetches) {
+    for (const [t0, lin] of st.fetches.values()) {
+      if (now - t0 < %d) fetching++;
+      else if (lin === st.epoch) unanswered++;  // (this action's own; a long poll stays)
+    }
+  }
   const out = [['fresh', fresh], ['mut', st.mut - st.mut0], ['added', st.added - st.added0],
                ['ambAdded', st.ambAdded - st.ambAdded0],
                ['amb', st.amb - st.amb0],
@@ -431,7 +442,7 @@ _MONITOR_JS = """
                ['opens', st.opens - (st.opens0 || 0)], ['readyState', document.readyState],
                ['focused', focused],
                ['scrollHeight', se.scrollHeight], ['painted', st.painted !== false],
-               ['fetching', fetching]];
+               ['fetching', fetching], ['unanswered', unanswered]];
   let text = '{';
   for (let i = 0; i < out.length; i++) {
     const v = out[i][1], t = typeof v;
@@ -446,7 +457,7 @@ _MONITOR_JS = """
 
 @lru_cache(maxsize=1)
 def _monitor_js() -> str:
-    return _MONITOR_JS % (json.dumps(PRISTINE_KEY), REQUEST_PATIENCE_MS)
+    return _MONITOR_JS % (json.dumps(PRISTINE_KEY), ACTION_REQUEST_PATIENCE_MS)
 
 
 _FOCUSED_REF_JS = """
@@ -498,8 +509,9 @@ def _tracker(page: Page) -> _Tracker:
     return found
 
 
-_FLAGS = frozenset({"fresh", "mutAfter", "slowTimer"})
-_NUMBERS = frozenset({"mut", "added", "amb", "sinceMut", "timers", "opens", "scrollHeight"})
+_FLAGS = frozenset({"fresh", "mutAfter", "slowTimer", "painted"})
+_NUMBERS = frozenset({"mut", "added", "amb", "ambAdded", "sinceMut", "timers", "opens",
+                      "scrollHeight", "fetching", "unanswered"})
 _TEXTS = frozenset({"readyState", "focused"})
 
 
@@ -542,6 +554,9 @@ class ReadyReport:
     waited for)."""
     navigated: bool = False
     pending_requests: int = 0
+    unanswered: int = 0
+    """Fetches and XHRs the action's own code started that had no answer after
+    ``ACTION_REQUEST_PATIENCE_MS`` as the wait ended (their answer may still change the page)."""
     requests: int = 0
     """Requests (documents, fetches, XHRs, scripts, style sheets) the page started after the
     action."""
@@ -672,6 +687,7 @@ class Readiness:
             # the page's code starts them (which the browser's report may not have reached)
             running, answered = self._pending_requests(now)
             fetching = int(state.get("fetching") or 0)
+            report.unanswered = int(state.get("unanswered") or 0)
             pending = max(running, fetching)
             report.pending_requests = pending
             if max(answered, fetching):
