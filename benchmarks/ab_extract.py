@@ -115,6 +115,10 @@ async def run(versions: list[Version], corpus: Path, limit: int | None,
                 for k in range(rounds + 1):  # round 0 warms every version up
                     shift = k % len(versions)
                     for v in versions[shift:] + versions[:shift]:
+                        # full reads: a version that keeps its last read forgets it
+                        kept = getattr(books[v.label], "kept", None)
+                        if kept is not None:
+                            kept.clear()
                         t0 = time.perf_counter()
                         tree = await v.extract.extract_page(page, books[v.label])
                         if k:

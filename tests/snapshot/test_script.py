@@ -44,7 +44,8 @@ def test_script_is_a_documented_versioned_function_expression() -> None:
     script = extractor_script()
     assert script.lstrip().startswith("/*") and "version 2" in script
     assert "(opts) =>" in script
-    assert len(script.encode()) < 60_000  # evaluated in every frame: kept small
+    # evaluated in every frame: kept small (the unchanged-document watch took it past 60 KB)
+    assert len(script.encode()) < 62_500
     for key in ("maxNodes", "maxTextPerNode", "contentRefs", "prefix", "nextRef", "rootSelector"):
         assert key in script
 

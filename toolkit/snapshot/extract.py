@@ -42,6 +42,8 @@ from .script import (
     quick_read,
     stitched_from_dict,
     tree_from_dict,
+    unchanged_since,
+    watch_token,
 )
 
 if TYPE_CHECKING:
@@ -117,6 +119,10 @@ class _FrameRead:
     """Set once this frame has been read, skipped or given up on."""
     shown: bool = False
     """Its tree was hung under its iframe's node."""
+    token: str | None = None
+    """The watch token the document gave this read (main frame), if it can vouch for the next."""
+    reused: bool = False
+    """The document answered that nothing changed since the read of ``token``."""
 
 
 async def extract_page(
@@ -157,13 +163,22 @@ async def extract_page(
             "registryKey": book.registry_key,
             "capSlack": limits.cap_slack,
         }
+        kept = book.kept.pop(r.frame, None) if is_main else None
+        if kept is not None:
+            opts["since"] = kept[0]
         timeout = (limits.main_timeout_s if is_main
                    else min(limits.frame_timeout_s, ends - clock()))
         if timeout < 0.05:
             r.error = "not read: the snapshot's time bound was spent before its turn"
             return
         await _read_frame(r, book.world, opts, timeout, root_selector if is_main else None,
-                          quick_ok=is_main)
+                          quick_ok=is_main, kept=kept)
+        if is_main and r.quick is not None and r.token is not None:
+            book.kept[r.frame] = (r.token, r.quick)
+            if r.reused:
+                book.unchanged_reads += 1
+            else:
+                book.full_reads += 1
         if r.quick is not None:
             book.advance(r.prefix, r.quick.next_ref)
             _index_hosts(r, r.quick)
@@ -228,6 +243,7 @@ async def extract_page(
 async def _read_frame(
     r: _FrameRead, world: World, opts: dict[str, Any], timeout: float,
     root_selector: str | None, quick_ok: bool = False,
+    kept: tuple[str, QuickRead] | None = None,
 ) -> None:
     """Run the extractor in one frame; child frame failures are kept in ``r.error``.
     ``quick_ok``: the main frame's output is read straight into a tree (its iframe nodes are
@@ -236,7 +252,14 @@ async def _read_frame(
     is_main = r.frame.parent_frame is None
     try:
         text = await world.extract(r.frame, opts, timeout)
+        if kept is not None and quick_ok:
+            same = unchanged_since(text, kept[0], kept[1])
+            if same is not None:
+                r.quick, r.token, r.reused = same, kept[0], True
+                return
         quick = quick_read(text, frames_ok=True) if quick_ok else None
+        if quick is not None:
+            r.token = watch_token(text)
         data = load_frame_json(text) if quick is None else None
         start = int(opts["nextRef"])
         foreign = (_foreign_ref_in(quick.tree, quick.next_ref, r.prefix, start)

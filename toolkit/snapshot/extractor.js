@@ -26,6 +26,8 @@
  *                   may pick an unguessable one so a page cannot plant a fake first
  *   capSlack        characters kept of a text past its cap (still reported as cut), for
  *                   the host to cut after its own work (secrets are replaced first) (0)
+ *   since           the `watch` token of this document's last output: when nothing changed
+ *                   since, the answer is {version, unchanged: token, jsTimeMs} (null)
  *
  * Output object:
  *   version      2
@@ -36,6 +38,7 @@
  *   focusedRef   ref of the focused element, or null
  *   nextRef      the counter after this run (pass it back next time)
  *   iframes      number of iframe nodes in the tree
+ *   watch        token to pass as `since` next time (absent: the document cannot vouch)
  *   rootMissing  true when rootSelector matched nothing (root then has no children)
  *   stats        {domNodes, visitedNodes, emittedNodes, skippedHidden, jsTimeMs, truncated,
  *                 truncatedReasons: ["maxNodes"|"maxDepth"|"maxTextPerNode"|"maxAttr"|
@@ -135,6 +138,64 @@
     }
     return r;
   };
+
+  // ---- unchanged document (`since`: the token of the last output; see ARCHITECTURE.md) ----
+  const WKEY = JSON.stringify([MAX_NODES, MAX_TEXT, MAX_ATTR, SLACK, MAX_DEPTH, MAX_OPTIONS,
+    CONTENT_REFS, PREFIX, o.maxTimeMs, o.rootSelector, PROBE]);
+  const MO = { subtree: true, childList: true, attributes: true, characterData: true };
+  let W = reg.watch;
+  if (!W || W.doc !== doc) {
+    const touch = () => { W.dirty = true; };
+    W = { doc, dirty: true, n: 0, roots: new Set(), sc: [], mo: new MutationObserver(touch),
+      fields: ['input', 'textarea', 'select'].map((t) => doc.getElementsByTagName(t)) };
+    for (const t of ('scroll resize load error input change focusin focusout mouseover mouseout ' +
+      'transitionrun transitionend transitioncancel animationstart animationend animationiteration ' +
+      'animationcancel toggle fullscreenchange loadedmetadata pageshow hashchange popstate').split(' ')) {
+      win.addEventListener(t, touch, { capture: true, passive: true });
+    }
+    for (const t of [doc.fonts, win.visualViewport]) {
+      if (t) for (const e of ['loading', 'loadingdone', 'resize', 'scroll']) t.addEventListener(e, touch);
+    }
+    reg.watch = W;
+  }
+  const ev = PROBE === null ? null : new CustomEvent(PROBE + '-n', { cancelable: true });
+  // page-world changes: a click handler added, a style sheet changed through its object model
+  const pageMoved = () => ev !== null && !doc.dispatchEvent(ev);
+  const field = (st, el) => {
+    if (el.localName === 'select') {
+      st.push(el, el.selectedIndex);
+      if (el.multiple) for (const x of el.options) st.push(x.selected);
+    } else st.push(el, el.value, el.checked, el.indeterminate);
+  };
+  const last = (l) => (l.length ? l[l.length - 1] : null);
+  // what may change with no event yet (a scroll's event comes at the next frame)
+  const stateNow = () => {
+    let a = doc.activeElement;
+    while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;
+    const st = [String(doc.URL), win.innerWidth, win.innerHeight, win.scrollX, win.scrollY,
+      win.devicePixelRatio, a, last(doc.querySelectorAll(':hover')), ...doc.adoptedStyleSheets, 0];
+    for (const c of W.fields) for (const el of c) field(st, el);
+    for (const el of W.sc) st.push(el.scrollLeft, el.scrollTop);
+    for (const r of W.roots) {
+      st.push(r.host && r.host.isConnected, last(r.querySelectorAll(':hover')), ...r.adoptedStyleSheets, 0);
+      for (const el of r.querySelectorAll('input,textarea,select')) field(st, el);
+    }
+    return st;
+  };
+  const moving = () => [doc, ...W.roots].some((r) => r.getAnimations().some((x) => x.pending || x.playState === 'running'));
+  if (typeof o.since === 'string' && W.token === o.since && W.key === WKEY &&
+      Math.max(num(o.nextRef, 1), book.next) === W.next) {
+    let same = !W.dirty && W.mo.takeRecords().length === 0 && !moving();
+    if (same) {
+      const st = stateNow(), was = W.seen;
+      same = st.length === was.length && st.every((v, i) => v === was[i] || (v !== v && was[i] !== was[i]));
+    }
+    if (pageMoved()) same = false;  // (asked every time: the asking resets it)
+    if (same) return JSON.stringify({ version: 2, unchanged: W.token, jsTimeMs: performance.now() - t0 });
+  }
+  W.token = null;
+  const scrollers = [];
+  const seeRoot = (r) => { if (!W.roots.has(r)) { W.roots.add(r); W.mo.observe(r, MO); } };
 
   // ---- text helpers -------------------------------------------------------------------------
   const reasons = new Set();
@@ -345,7 +406,7 @@
   const hiddenDeep = (el) => !!el.closest('[aria-hidden="true"]') || el.checkVisibility?.({ visibilityProperty: true }) === false;
   const attr = (el, a) => { const v = el.getAttribute(a); return v && v.trim() ? v : null; };
 
-  const kidsOf = (el) => (el.shadowRoot ? el.shadowRoot.childNodes
+  const kidsOf = (el) => (el.shadowRoot ? (seeRoot(el.shadowRoot), el.shadowRoot.childNodes)
     : el.localName === 'slot' && el.assignedNodes().length ? el.assignedNodes() : el.childNodes);
 
   // ---- aria-owns: owned elements move under their owner (tree and name) unless it holds no
@@ -928,6 +989,7 @@
       skipped += el.children.length - list.length;
     } else if ((!LEAF.has(tag) || svgIn) && !(role && PRESENTATIONAL_KIDS.has(role) && tag !== 'summary') && cs.contentVisibility !== 'hidden') {
       list = kidsOf(el);
+      if (rect && el.firstElementChild !== null && cs.overflow !== 'visible') scrollers.push(el);
     }
     const quiet = sup && !interactiveRole && !clickable && !role;
     let items = null, text = '', fs = NaN;
@@ -1037,6 +1099,20 @@
     root,
   };
   if (rootMissing) result.rootMissing = true;
+  // arm the watch (not after a read cut by time, which may differ the next time)
+  if (!reasons.has('maxTime') && !reasons.has('maxVisited')) {
+    W.mo.observe(doc, MO);
+    W.mo.takeRecords();
+    pageMoved();
+    W.dirty = moving();
+    if (!W.dirty) {
+      W.sc = scrollers;
+      W.seen = stateNow();
+      W.key = WKEY;
+      W.next = next;
+      W.token = result.watch = PREFIX + 'w' + ++W.n + '.' + Math.random().toString(36).slice(2);
+    }
+  }
   result.stats.jsTimeMs = Math.round((performance.now() - t0) * 100) / 100;
   return JSON.stringify(result);
 }

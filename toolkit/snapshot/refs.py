@@ -35,6 +35,8 @@ from .world import World
 if TYPE_CHECKING:
     from playwright.async_api import Page
 
+    from .script import QuickRead
+
 __all__ = ["MAX_TARGET_CHARS", "REGISTRY_KEY", "RefBook", "finder", "parse_ref", "resolve_ref",
            "split_ref"]
 
@@ -115,6 +117,13 @@ class RefBook:
         self.frames_shown: set[Frame] = set()
         """Child frames whose content the last read of the page showed (the next read reads
         them alongside their parents, as they are most likely shown again)."""
+        self.kept: dict[Frame, tuple[str, QuickRead]] = {}
+        """The main frame's last full read, by frame: the watch token its document gave it
+        and what it was read into (a ``QuickRead``), for a read that finds nothing changed."""
+        self.unchanged_reads = 0
+        """Reads of the main frame that the document answered as unchanged."""
+        self.full_reads = 0
+        """Reads of the main frame that walked its document."""
 
     # -- frames ------------------------------------------------------------------------------
     def prefix_for(self, frame: Frame, main: Frame) -> str:
@@ -151,6 +160,7 @@ class RefBook:
         self._frame_of.clear()
         self.frame_keys.clear()
         self.frames_shown.clear()
+        self.kept.clear()
 
     # -- counters ----------------------------------------------------------------------------
     def next_number(self, prefix: str) -> int:

@@ -190,3 +190,33 @@ def _frame_paths(root: Node) -> list[tuple[int, ...]]:
         for i in range(len(kids) - 1, -1, -1):
             stack.append((kids[i], (*path, i)))
     return paths
+
+
+_UNCHANGED_HEAD = '{"version":2,"unchanged":'
+_WATCH_RE = re.compile(r',"watch":"([A-Za-z0-9.]{1,60})"')
+
+
+def watch_token(text: str) -> str | None:
+    """The watch token at the end of a full read's output (the document can tell whether
+    anything changed since), or ``None``."""
+    found = _WATCH_RE.search(text, max(0, len(text) - 120))
+    return found.group(1) if found else None
+
+
+def unchanged_since(text: object, token: str, kept: QuickRead) -> QuickRead | None:
+    """``kept`` again, with this read's in-page time, when ``text`` is the extractor's answer
+    that nothing changed since the read of ``token``; else ``None``."""
+    if not isinstance(text, str) or not text.startswith(_UNCHANGED_HEAD) or len(text) > 200:
+        return None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError:
+        return None
+    if not isinstance(data, dict) or data.get("unchanged") != token:
+        return None
+    ms = data.get("jsTimeMs")
+    stats = kept.tree.stats
+    if isinstance(ms, (int, float)) and not isinstance(ms, bool):
+        stats = stats.model_copy(update={"js_time_ms": float(ms)})
+    tree = kept.tree.model_copy(update={"stats": stats})
+    return QuickRead(tree, kept.next_ref, kept.root_missing, kept.hosts)

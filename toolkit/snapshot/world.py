@@ -110,6 +110,40 @@ _RESPONDER_JS = """(() => {
     if (t === document) { if (count > 0) e.preventDefault(); return; }
     if (t && (typeof t.onclick === 'function' || handled.has(t))) e.preventDefault();
   }, true);
+  // style sheets changed through their object model (no DOM mutation shows it)
+  let restyled = 0;
+  const bump = (proto, key) => {
+    const d = proto && Object.getOwnPropertyDescriptor(proto, key);
+    if (!d || !d.configurable) return;
+    if (typeof d.value === 'function') {
+      const f = d.value;
+      const wrapped = { [key](...a) { restyled++; return f.apply(this, a); } }[key];
+      Object.defineProperty(proto, key, { ...d, value: wrapped });
+    } else if (d.set) {
+      const set = d.set;
+      Object.defineProperty(proto, key, { ...d, set(v) { restyled++; return set.call(this, v); } });
+    }
+  };
+  const CSSOM = [
+    ['CSSStyleSheet', ['insertRule', 'deleteRule', 'addRule', 'removeRule', 'replace',
+                       'replaceSync']],
+    ['StyleSheet', ['disabled']], ['MediaList', ['mediaText', 'appendMedium', 'deleteMedium']],
+    ['CSSStyleDeclaration', ['setProperty', 'removeProperty', 'cssText']],
+    ['CSSGroupingRule', ['insertRule', 'deleteRule']], ['CSSStyleRule', ['selectorText']],
+    ['CSSMediaRule', ['conditionText']], ['Document', ['adoptedStyleSheets']],
+    ['ShadowRoot', ['adoptedStyleSheets']]];
+  for (const [cls, keys] of CSSOM) {
+    const c = window[cls];
+    for (const k of keys) try { bump(c && c.prototype, k); } catch (e) { /* not here */ }
+  }
+  // whether an element was given a handler, or a style sheet changed, since this was last
+  // asked (an unchanged read)
+  let told = 0;
+  add.call(window, name + '-n', (e) => {
+    if (e.target !== document || told === count + restyled) return;
+    told = count + restyled;
+    e.preventDefault();
+  }, true);
 })()"""
 
 

@@ -1,0 +1,168 @@
+"""Incremental reads: a read of an unchanged page, and after a small change, against a full read.
+
+Every corpus page is served as in ``bench_extract.py`` (1280x720, every other request aborted).
+Per page, in the same run and interleaved: a full read (the document's watch forgotten on
+the host side, so the page walks everything), a read of the unchanged page (the host passes
+the token of its last read), and a read after a small change made in webrefs' reach of the
+page (a text edited, an element hidden, a box scrolled: one of them per page, in turn). Each
+incremental read is compared with a full read of the same state, node by node (the in-page time
+aside); any difference is reported. Reads the document could not vouch for and walked in full
+are counted as fallbacks.
+
+    python benchmarks/bench_incremental.py [--corpus DIR] [--limit N] [--repeat 3] [--json FILE]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from corpus import DEFAULT_CORPUS, ORIGIN, BenchTab, corpus_files, serve_only
+from playwright.async_api import Page, async_playwright
+from webrefs.models import PageTree
+from webrefs.session.launcher import chromium_args, find_chromium
+from webrefs.snapshot.extract import extract_page
+from webrefs.snapshot.world import World, register_engine
+
+# A small change, made in the page (its own world): one per page, in turn.
+CHANGES = {
+    "text": """() => { const w = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+      let n, i = 0; const pick = [];
+      while ((n = w.nextNode()) && i < 4000) { i++; if (n.data.trim().length > 3) pick.push(n); }
+      if (!pick.length) return false; const t = pick[Math.floor(pick.length / 2)];
+      t.data = t.data + ' (edited)'; return true; }""",
+    "hide": """() => { const els = document.body.querySelectorAll('p, li, a, span, div');
+      if (!els.length) return false; const e = els[Math.floor(els.length / 3)];
+      e.style.display = 'none'; return true; }""",
+    "scroll": """() => { window.scrollBy(0, 300); return true; }""",
+}
+
+
+def comparable(tree: PageTree) -> dict[str, Any]:
+    data = tree.model_dump()
+    data["stats"].pop("js_time_ms", None)
+    return data
+
+
+async def timed_read(tab: BenchTab, full: bool) -> tuple[float, PageTree, bool]:
+    if full:
+        tab.refs.kept.clear()
+    before = tab.refs.unchanged_reads
+    t0 = time.perf_counter()
+    tree = await extract_page(tab.page, tab.refs)
+    ms = (time.perf_counter() - t0) * 1000
+    return ms, tree, tab.refs.unchanged_reads > before
+
+
+async def measure(page: Page, tab: BenchTab, change: str, repeat: int) -> dict[str, Any]:
+    full, same, after = [], [], []
+    fallback_same = fallback_after = 0
+    mismatches: list[str] = []
+    await timed_read(tab, True)  # warm-up
+    for _ in range(repeat):
+        ms, ref_tree, _ = await timed_read(tab, True)
+        full.append(ms)
+        ms, tree, reused = await timed_read(tab, False)
+        same.append(ms)
+        fallback_same += not reused
+        if comparable(tree) != comparable(ref_tree):
+            mismatches.append("unchanged read differs")
+        await page.evaluate(CHANGES[change])
+        ms, tree, reused = await timed_read(tab, False)
+        after.append(ms)
+        fallback_after += not reused
+        _, check, _ = await timed_read(tab, True)
+        if comparable(tree) != comparable(check):
+            mismatches.append(f"read after {change} differs")
+    return {"full": min(full), "same": min(same), "after": min(after), "change": change,
+            "fallback_same": fallback_same, "fallback_after": fallback_after,
+            "reads": repeat, "mismatches": mismatches}
+
+
+async def run(corpus: Path, limit: int | None, repeat: int) -> list[dict[str, Any]]:
+    files = corpus_files(corpus)[:limit] if limit else corpus_files(corpus)
+    out: list[dict[str, Any]] = []
+    kinds = list(CHANGES)
+    async with async_playwright() as pw:
+        world = World(await register_engine(pw))
+        browser = await pw.chromium.launch(executable_path=find_chromium(), args=chromium_args())
+        context = await browser.new_context(viewport={"width": 1280, "height": 720})
+        for i, name in enumerate(files):
+            body = (corpus / name).read_bytes()
+            url = f"{ORIGIN}/{name}"
+            page = await context.new_page()
+            await page.route("**/*", serve_only(url, body))
+            try:
+                await page.goto(url, wait_until="load", timeout=20000)
+                res = await measure(page, BenchTab(page, world), kinds[i % len(kinds)], repeat)
+            except Exception as exc:  # reported per page
+                res = {"error": str(exc).splitlines()[0][:200]}
+            await page.close()
+            res["file"] = name
+            out.append(res)
+            print(f"[{i + 1}/{len(files)}] {name}: {json.dumps(res)}", file=sys.stderr)
+        await browser.close()
+    return out
+
+
+def pct(xs: list[float], q: float) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, round(q * (len(xs) - 1)))] if xs else 0.0
+
+
+def report(results: list[dict[str, Any]]) -> str:
+    ok = [r for r in results if "error" not in r]
+    rounds = ok[0]["reads"] if ok else 0
+    lines = [f"Measured on {len(ok)} of {len(results)} corpus pages; per page the best of "
+             f"{rounds} interleaved rounds (full, unchanged, after a change).", "",
+             "| read | p50 ms | p90 ms | p99 ms | total ms | ratio to full, per page p50 | p90 |",
+             "|---|---|---|---|---|---|---|"]
+    for key, label in (("full", "full read"), ("same", "unchanged page"),
+                       ("after", "after a small change")):
+        xs = [r[key] for r in ok]
+        ratios = [r[key] / r["full"] for r in ok if r["full"]]
+        lines.append(f"| {label} | {pct(xs, .5):.2f} | {pct(xs, .9):.2f} | {pct(xs, .99):.2f} | "
+                     f"{sum(xs):.0f} | {statistics.median(ratios):.3f} | {pct(ratios, .9):.3f} |")
+    big = sorted(ok, key=lambda r: -r["full"])[:5]
+    lines += ["", "Five largest pages (by full-read time): " + "; ".join(
+        f"{r['file']} full {r['full']:.1f} ms, unchanged {r['same']:.1f} ms, after {r['change']} "
+        f"{r['after']:.1f} ms ({r['full'] / r['after']:.2f}x)" for r in big)]
+    reads = sum(r["reads"] for r in ok)
+    same_fb = sum(r["fallback_same"] for r in ok)
+    after_fb = sum(r["fallback_after"] for r in ok)
+    lines += ["", f"Fallbacks to a full read: unchanged page {same_fb} of {reads} reads; "
+              f"after a change {after_fb} of {reads}."]
+    bad = [(r["file"], m) for r in ok for m in r["mismatches"]]
+    lines.append(f"Incremental reads that differ from a full read: {len(bad)}"
+                 + "".join(f"\n- {f}: {m}" for f, m in bad[:20]))
+    errors = [r for r in results if "error" in r]
+    if errors:
+        lines.append(f"Pages with errors: {len(errors)}")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
+    ap.add_argument("--limit", type=int)
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--json", type=Path)
+    ap.add_argument("--from-json", type=Path)
+    a = ap.parse_args()
+    if a.from_json:
+        results = json.loads(a.from_json.read_text())
+    else:
+        results = asyncio.run(run(a.corpus, a.limit, a.repeat))
+        if a.json:
+            a.json.write_text(json.dumps(results))
+    print(report(results))
+
+
+if __name__ == "__main__":
+    main()
