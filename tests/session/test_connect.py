@@ -441,3 +441,25 @@ def test_every_tool_works_after_other_clients_attached_and_left(
         _guard_holds(browser, tools, site, attach_proxy)
         _ok(tools, "web_navigate", {"url": site.url("/hostile/patched.html")})
         _not_forged(tools, site)
+
+
+def test_a_page_open_before_attaching_is_read_in_full_every_time(
+        own_chrome: Callable[..., DebuggedChromium], site: SiteServer) -> None:
+    """Its document was running before webrefs' page-world script came, so that script may
+    have missed what changes the page unseen (a style rule changed through a reference taken
+    before): the page never vouches that nothing changed. A page opened after attaching
+    does."""
+    from tests.helpers.extracting import extract
+
+    url = site.url("/extract/incremental.html")
+    chrome = own_chrome(url)
+    assert wait_until(lambda: len(chrome.pages()) == 1, timeout=10)
+    with Browser.connect(chrome.endpoint, safety=ATTACH_POLICY) as browser:
+        old = browser.tabs[0]
+        extract(old)
+        extract(old)
+        assert old.core.refs.unchanged_reads == 0 and not old.core.refs.kept
+        new = browser.new_tab(url)
+        extract(new)
+        extract(new)
+        assert new.core.refs.unchanged_reads == 1

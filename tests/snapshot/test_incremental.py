@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
 from webrefs import Tab
 from webrefs.models import PageTree
 
@@ -43,6 +44,18 @@ CHANGES: dict[str, str] = {
     "open details": "(e => { e.open = !e.open; })(document.getElementById('det'))",
     "address": "history.pushState({}, '', '#moved' + Math.random().toString(36).slice(2))",
     "title": "document.title += '.'",
+    "rule property": """(r => { r.style.display = r.style.display ? '' : 'none'; })(
+        [...document.styleSheets[0].cssRules].find(r => r.selectorText === '#l1'))""",
+    "rule property map": """(r => r.styleMap.set('visibility',
+        r.styleMap.has('visibility') && String(r.styleMap.get('visibility')) === 'hidden'
+          ? 'visible' : 'hidden'))(
+        [...document.styleSheets[0].cssRules].find(r => r.selectorText === '#l2'))""",
+    "popover": "document.getElementById('pop').togglePopover()",
+    "closed root": "(s => { s.name = s.name === 'a' ? 'b' : 'a'; })("
+                   "closedRoot.querySelector('slot'))",
+    "parsed closed root": "(s => { s.name = s.name === 'a' ? 'b' : 'a'; })("
+                          "document.getElementById('card').internals.shadowRoot"
+                          ".querySelector('slot'))",
 }
 
 
@@ -51,13 +64,29 @@ def full(tab: Tab) -> PageTree:
     return extract(tab)
 
 
-def same(a: PageTree, b: PageTree) -> dict[str, Any] | None:
-    """None when the trees are equal (in-page time aside), else the first differing part."""
+def same(a: PageTree, b: PageTree) -> str | None:
+    """None when the trees are equal (in-page time aside), else where they first differ."""
     da, db = a.model_dump(), b.model_dump()
     da["stats"].pop("js_time_ms"), db["stats"].pop("js_time_ms")
-    if da == db:
+    return _first_difference(da, db, "tree")
+
+
+def _first_difference(a: Any, b: Any, where: str) -> str | None:
+    if isinstance(a, dict) and isinstance(b, dict):
+        for k in sorted(set(a) | set(b)):
+            found = _first_difference(a.get(k), b.get(k), f"{where}.{k}")
+            if found:
+                return found
         return None
-    return {k: (da[k], db[k]) for k in da if da[k] != db[k]}
+    if isinstance(a, list) and isinstance(b, list):
+        if len(a) != len(b):
+            return f"{where}: {len(a)} items, a full read has {len(b)}: {a!r:.300} / {b!r:.300}"
+        for i, (x, y) in enumerate(zip(a, b, strict=True)):
+            found = _first_difference(x, y, f"{where}[{i}]")
+            if found:
+                return found
+        return None
+    return None if a == b else f"{where}: {a!r:.200}, a full read: {b!r:.200}"
 
 
 def test_unchanged_page_reuses_the_last_read(tab: Tab, site: SiteServer) -> None:
@@ -76,11 +105,12 @@ def test_unchanged_page_reuses_the_last_read(tab: Tab, site: SiteServer) -> None
     assert any(n.clickable for n in _walk(after) if "plain box" in (n.text or n.name))
 
 
-def test_every_kind_of_change_reads_as_a_full_read(tab: Tab, site: SiteServer) -> None:
+@pytest.mark.parametrize("what", list(CHANGES))
+def test_every_kind_of_change_reads_as_a_full_read(tab: Tab, site: SiteServer, what: str) -> None:
     tab.goto(site.url("/extract/incremental.html"))
     extract(tab)
-    for what, script in CHANGES.items():
-        evaluate(tab, script)
+    for _ in range(2):  # there and back (a toggle)
+        evaluate(tab, CHANGES[what])
         got = extract(tab)
         diff = same(got, full(tab))
         assert diff is None, f"after {what}: {diff}"
@@ -122,3 +152,66 @@ def _walk(tree: PageTree) -> list[Any]:
         out.append(n)
         stack.extend(n.children)
     return out
+
+
+@pytest.mark.parametrize("media", [{"color_scheme": "dark"}, {"media": "print"}],
+                         ids=["dark", "print"])
+def test_media_emulated_by_the_host_is_seen(tab: Tab, site: SiteServer,
+                                            media: dict[str, str]) -> None:
+    """The host emulates a media feature the page's rules use: nothing in the page tells the
+    document in time, yet the next read is a full one."""
+    page = tab.core.page
+    tab.goto(site.url("/extract/incremental.html"))
+    before = extract(tab)
+    try:
+        tab.runner.run(page.emulate_media(**media))  # type: ignore[arg-type]
+        got = extract(tab)
+        assert same(got, full(tab)) is None
+        assert same(got, before) is not None  # the rule hid something
+    finally:
+        tab.runner.run(page.emulate_media(media="screen", color_scheme="light"))
+
+
+async def test_a_wrapped_page_is_always_read_in_full(site: SiteServer) -> None:
+    """A page of a Playwright webrefs did not start has no responder in its world, which
+    alone sees a style sheet changed through its object model: it never vouches."""
+    from playwright.async_api import async_playwright
+    from webrefs import Browser
+    from webrefs.session.launcher import chromium_args, find_chromium
+    from webrefs.snapshot.extract import extract_page
+
+    async with async_playwright() as pw:
+        pw_browser = await pw.chromium.launch(executable_path=find_chromium(),
+                                              args=chromium_args())
+        try:
+            page = await pw_browser.new_page()
+            await page.goto(site.url("/extract/incremental.html"))
+            browser = Browser.wrap(page)
+            book = browser.active_tab.core.refs
+            await extract_page(page, book)
+            again = await extract_page(page, book)
+            assert book.unchanged_reads == 0 and not book.kept
+            await page.evaluate(CHANGES["rule property"])
+            assert same(await extract_page(page, book), again) is not None
+            await browser.aclose()
+        finally:
+            await pw_browser.close()
+
+
+def test_a_rules_declarations_work_for_the_page_as_before(tab: Tab, site: SiteServer) -> None:
+    """The page's scripts see a rule's declarations as they would without webrefs."""
+    tab.goto(site.url("/extract/incremental.html"))
+    got = evaluate(tab, """() => {
+      const r = [...document.styleSheets[0].cssRules].find(r => r.selectorText === '#l1');
+      const s = r.style;
+      s.setProperty('font-weight', 'bold');
+      s.color = 'red';
+      s['background-color'] = 'blue';
+      return [s === r.style, s instanceof CSSStyleDeclaration, s.length, s[0],
+              s.getPropertyValue('color'), s.backgroundColor, r.cssText,
+              getComputedStyle(document.getElementById('l1')).fontWeight,
+              Object.prototype.toString.call(s)];
+    }""")
+    assert got == [True, True, 3, "color", "red", "blue",
+                   "#l1 { color: red; font-weight: bold; background-color: blue; }", "700",
+                   "[object CSSStyleDeclaration]"]

@@ -132,7 +132,8 @@ async def _respond_in(page: Page) -> None:
 
 async def _respond_in_frame(frame: Frame) -> None:
     with contextlib.suppress(PlaywrightError, TimeoutError):
-        await asyncio.wait_for(frame.evaluate(click_responder_js()), RESPOND_TIMEOUT_S)
+        await asyncio.wait_for(frame.evaluate(click_responder_js(early=False)),
+                               RESPOND_TIMEOUT_S)
 
 
 class BrowserCore:

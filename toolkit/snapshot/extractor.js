@@ -143,14 +143,22 @@
   const WKEY = JSON.stringify([MAX_NODES, MAX_TEXT, MAX_ATTR, SLACK, MAX_DEPTH, MAX_OPTIONS,
     CONTENT_REFS, PREFIX, o.maxTimeMs, o.rootSelector, PROBE]);
   const MO = { subtree: true, childList: true, attributes: true, characterData: true };
+  const MEDIA = ['print', '(prefers-color-scheme: dark)', '(prefers-reduced-motion: reduce)',
+    '(forced-colors: active)', '(prefers-contrast: more)', '(prefers-contrast: less)',
+    '(prefers-reduced-transparency: reduce)', '(hover: hover)', '(pointer: coarse)',
+    '(pointer: fine)', '(any-hover: hover)', '(any-pointer: coarse)'];
   let W = reg.watch;
   if (!W || W.doc !== doc) {
     const touch = () => { W.dirty = true; };
     W = { doc, dirty: true, n: 0, roots: new Set(), sc: [], mo: new MutationObserver(touch),
+      media: MEDIA.map((q) => win.matchMedia(q)),
       fields: ['input', 'textarea', 'select'].map((t) => doc.getElementsByTagName(t)) };
     for (const t of ('scroll resize load error input change focusin focusout mouseover mouseout ' +
       'transitionrun transitionend transitioncancel animationstart animationend animationiteration ' +
-      'animationcancel toggle fullscreenchange loadedmetadata pageshow hashchange popstate').split(' ')) {
+      'animationcancel toggle fullscreenchange loadedmetadata pageshow hashchange popstate ' +
+      // input reaches here from inside closed shadow roots too (composed events)
+      'click dblclick mousedown mouseup pointerdown pointerup keydown keyup beforeinput wheel ' +
+      'touchstart touchend contextmenu drop dragend paste cut compositionend submit reset').split(' ')) {
       win.addEventListener(t, touch, { capture: true, passive: true });
     }
     for (const t of [doc.fonts, win.visualViewport]) {
@@ -158,9 +166,12 @@
     }
     reg.watch = W;
   }
-  const ev = PROBE === null ? null : new CustomEvent(PROBE + '-n', { cancelable: true });
-  // page-world changes: a click handler added, a style sheet changed through its object model
-  const pageMoved = () => ev !== null && !doc.dispatchEvent(ev);
+  // page-world changes: a click handler added, a style sheet changed through its object model,
+  // a closed shadow root changed... (the responder counts them; asking resets the count). A
+  // document without the responder, or where it came late, cannot vouch for anything.
+  const askPage = (what) => !doc.dispatchEvent(new CustomEvent(PROBE + what, { cancelable: true }));
+  const pageMoved = () => PROBE === null || askPage('-n');
+  const pageWatched = () => PROBE !== null && askPage('-here');
   const field = (st, el) => {
     if (el.localName === 'select') {
       st.push(el, el.selectedIndex);
@@ -174,6 +185,8 @@
     while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;
     const st = [String(doc.URL), win.innerWidth, win.innerHeight, win.scrollX, win.scrollY,
       win.devicePixelRatio, a, last(doc.querySelectorAll(':hover')), ...doc.adoptedStyleSheets, 0];
+    // media features a host may emulate without the page seeing an event in time
+    for (const q of W.media) st.push(q.matches);
     for (const c of W.fields) for (const el of c) field(st, el);
     for (const el of W.sc) st.push(el.scrollLeft, el.scrollTop);
     for (const r of W.roots) {
@@ -1104,7 +1117,7 @@
     W.mo.observe(doc, MO);
     W.mo.takeRecords();
     pageMoved();
-    W.dirty = moving();
+    W.dirty = moving() || !pageWatched();
     if (!W.dirty) {
       W.sc = scrollers;
       W.seen = stateNow();

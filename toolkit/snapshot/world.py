@@ -76,7 +76,7 @@ holding the built-ins webrefs' code in that world needs, as they were before the
 replace them: ``stringify`` (``JSON.stringify``, used on strings only)."""
 
 _RESPONDER_JS = """(() => {
-  const name = %s, PRISTINE = %s;
+  const name = %s, PRISTINE = %s, EARLY = %s;
   if (Object.prototype.hasOwnProperty.call(window, PRISTINE)) return;  // here already
   try {
     const kept = Object.freeze({ stringify: JSON.stringify.bind(JSON) });
@@ -110,8 +110,11 @@ _RESPONDER_JS = """(() => {
     if (t === document) { if (count > 0) e.preventDefault(); return; }
     if (t && (typeof t.onclick === 'function' || handled.has(t))) e.preventDefault();
   }, true);
-  // style sheets changed through their object model (no DOM mutation shows it)
+  // What changes the page's rendering with no mutation the extractor's world observes: style
+  // sheets changed through their object model (rules, their declarations, adopted sheets),
+  // popovers, manual slot assignment, and anything inside a closed shadow root.
   let restyled = 0;
+  const touch = () => { restyled++; };
   const bump = (proto, key) => {
     const d = proto && Object.getOwnPropertyDescriptor(proto, key);
     if (!d || !d.configurable) return;
@@ -128,33 +131,106 @@ _RESPONDER_JS = """(() => {
     ['CSSStyleSheet', ['insertRule', 'deleteRule', 'addRule', 'removeRule', 'replace',
                        'replaceSync']],
     ['StyleSheet', ['disabled']], ['MediaList', ['mediaText', 'appendMedium', 'deleteMedium']],
-    ['CSSStyleDeclaration', ['setProperty', 'removeProperty', 'cssText']],
+    ['CSSStyleDeclaration', ['setProperty', 'removeProperty', 'cssText', 'cssFloat']],
+    ['StylePropertyMap', ['set', 'append', 'delete', 'clear']],
     ['CSSGroupingRule', ['insertRule', 'deleteRule']], ['CSSStyleRule', ['selectorText']],
-    ['CSSMediaRule', ['conditionText']], ['Document', ['adoptedStyleSheets']],
-    ['ShadowRoot', ['adoptedStyleSheets']]];
+    ['CSSMediaRule', ['conditionText']], ['CSSKeyframesRule', ['appendRule', 'deleteRule', 'name']],
+    ['CSSKeyframeRule', ['keyText']], ['HTMLStyleElement', ['disabled']],
+    ['HTMLLinkElement', ['disabled']], ['Document', ['adoptedStyleSheets']],
+    ['ShadowRoot', ['adoptedStyleSheets']],
+    ['HTMLElement', ['showPopover', 'hidePopover', 'togglePopover']],
+    ['HTMLSlotElement', ['assign']]];
   for (const [cls, keys] of CSSOM) {
     const c = window[cls];
     for (const k of keys) try { bump(c && c.prototype, k); } catch (e) { /* not here */ }
   }
-  // whether an element was given a handler, or a style sheet changed, since this was last
-  // asked (an unchanged read)
+  // A rule's declarations take named properties (rule.style.display = 'none') through the
+  // browser's own interceptor, which no wrapper of a prototype sees: a rule's `style` is
+  // handed out behind a proxy (one per declaration block, so it stays the same object).
+  const proxied = new WeakMap();
+  const watched = (block) => {
+    if (!block || typeof block !== 'object') return block;
+    let p = proxied.get(block);
+    if (!p) {
+      p = new Proxy(block, {
+        get(t, k) {
+          const v = Reflect.get(t, k, t);
+          return typeof v === 'function' ? v.bind(t) : v;
+        },
+        set(t, k, v) { restyled++; return Reflect.set(t, k, v, t); },
+        deleteProperty(t, k) { restyled++; return Reflect.deleteProperty(t, k); },
+      });
+      proxied.set(block, p);
+    }
+    return p;
+  };
+  for (const cls of ['CSSStyleRule', 'CSSPageRule', 'CSSFontFaceRule', 'CSSKeyframeRule']) {
+    try {
+      const proto = window[cls] && window[cls].prototype;
+      const d = proto && Object.getOwnPropertyDescriptor(proto, 'style');
+      if (!d || !d.get || !d.configurable) continue;
+      const get = d.get, set = d.set;
+      Object.defineProperty(proto, 'style', { ...d, get() { return watched(get.call(this)); },
+        ...(set ? { set(v) { restyled++; return set.call(this, v); } } : {}) });
+    } catch (e) { /* not here */ }
+  }
+  // closed shadow roots: observed from here, where a script that reaches one made it (or read
+  // it from its element's internals)
+  const closedSeen = new WeakSet();
+  const inside = new MutationObserver(touch);
+  const ALL = { subtree: true, childList: true, attributes: true, characterData: true };
+  const seeClosed = (r) => {
+    try {
+      if (r && r.mode === 'closed' && !closedSeen.has(r)) {
+        closedSeen.add(r);
+        inside.observe(r, ALL);
+        restyled++;
+      }
+    } catch (e) { /* not a root */ }
+    return r;
+  };
+  try {
+    const d = Object.getOwnPropertyDescriptor(Element.prototype, 'attachShadow');
+    const f = d && d.value;
+    if (f && d.configurable) {
+      Object.defineProperty(Element.prototype, 'attachShadow', { ...d,
+        value: { attachShadow(...a) { return seeClosed(f.apply(this, a)); } }.attachShadow });
+    }
+    const s = window.ElementInternals &&
+      Object.getOwnPropertyDescriptor(ElementInternals.prototype, 'shadowRoot');
+    if (s && s.get && s.configurable) {
+      const get = s.get;
+      Object.defineProperty(ElementInternals.prototype, 'shadowRoot', { ...s,
+        get() { return seeClosed(get.call(this)); } });
+    }
+  } catch (e) { /* not here */ }
+  // whether an element was given a handler, or any of the above happened, since this was
+  // last asked (an unchanged read)
   let told = 0;
   add.call(window, name + '-n', (e) => {
     if (e.target !== document || told === count + restyled) return;
     told = count + restyled;
     e.preventDefault();
   }, true);
+  // whether this script ran before the page's own (an init script: it saw all of the above
+  // from the start; added to a document already running, it did not)
+  add.call(window, name + '-here', (e) => {
+    if (EARLY && e.target === document) e.preventDefault();
+  }, true);
 })()"""
 
 
-def click_responder_js() -> str:
+def click_responder_js(*, early: bool = True) -> str:
     """A script for the page's own world, run before the page's scripts (an init script of the
     contexts webrefs makes): it notes the elements the page gives click listeners
     (``addEventListener``) and answers the extractor's click probe for them and for elements
     with a script-set ``onclick``. A page can only make its own elements look clickable with
     it, which ``cursor:pointer`` already allows. It also keeps the built-ins of
-    :data:`PRISTINE_KEY` before the page can replace them."""
-    return _RESPONDER_JS % (json.dumps(CLICK_PROBE), json.dumps(PRISTINE_KEY))
+    :data:`PRISTINE_KEY` before the page can replace them, and counts what changes the page's
+    rendering unseen from webrefs' world (see ``extractor.js``, the unchanged document).
+    ``early=False``: for a document already running, which it then never vouches for."""
+    return _RESPONDER_JS % (json.dumps(CLICK_PROBE), json.dumps(PRISTINE_KEY),
+                            json.dumps(early))
 
 _GONE = "\u0000gone"
 """What a finder-rooted read answers when the element is no longer there (not valid JSON, so
