@@ -29,7 +29,7 @@ from playwright.async_api import Page, async_playwright
 from webrefs.models import Node, PageTree
 from webrefs.session.launcher import chromium_args, find_chromium
 from webrefs.snapshot.extract import DEFAULT_LIMITS, extract_page
-from webrefs.snapshot.world import World, register_engine
+from webrefs.snapshot.world import World, click_responder_js, register_engine
 
 README = REPO / "benchmarks" / "README.md"
 INCREMENTAL = "--incremental" in sys.argv
@@ -278,6 +278,8 @@ async def run(corpus: Path, limit: int | None, repeat: int,
         world = World(await register_engine(pw) if world_kind == "isolated" else None)
         browser = await pw.chromium.launch(executable_path=find_chromium(), args=chromium_args())
         context = await browser.new_context(viewport={"width": 1280, "height": 720})
+        if INCREMENTAL:  # as in webrefs' own contexts: without it a page vouches for nothing
+            await context.add_init_script(script=click_responder_js())
         for i, name in enumerate(files):
             res = PageResult(name)
             body = (corpus / name).read_bytes()

@@ -28,7 +28,7 @@ from playwright.async_api import Page, async_playwright
 from webrefs.models import PageTree
 from webrefs.session.launcher import chromium_args, find_chromium
 from webrefs.snapshot.extract import extract_page
-from webrefs.snapshot.world import World, register_engine
+from webrefs.snapshot.world import World, click_responder_js, register_engine
 
 # A small change, made in the page (its own world): one per page, in turn.
 CHANGES = {
@@ -93,6 +93,9 @@ async def run(corpus: Path, limit: int | None, repeat: int) -> list[dict[str, An
         world = World(await register_engine(pw))
         browser = await pw.chromium.launch(executable_path=find_chromium(), args=chromium_args())
         context = await browser.new_context(viewport={"width": 1280, "height": 720})
+        # as in webrefs' own contexts: the page-world responder, without which a page vouches
+        # for nothing
+        await context.add_init_script(script=click_responder_js())
         for i, name in enumerate(files):
             body = (corpus / name).read_bytes()
             url = f"{ORIGIN}/{name}"
