@@ -143,10 +143,8 @@
   const WKEY = JSON.stringify([MAX_NODES, MAX_TEXT, MAX_ATTR, SLACK, MAX_DEPTH, MAX_OPTIONS,
     CONTENT_REFS, PREFIX, o.maxTimeMs, o.rootSelector, PROBE]);
   const MO = { subtree: true, childList: true, attributes: true, characterData: true };
-  const MEDIA = ['print', '(prefers-color-scheme: dark)', '(prefers-reduced-motion: reduce)',
-    '(forced-colors: active)', '(prefers-contrast: more)', '(prefers-contrast: less)',
-    '(prefers-reduced-transparency: reduce)', '(hover: hover)', '(pointer: coarse)',
-    '(pointer: fine)', '(any-hover: hover)', '(any-pointer: coarse)'];
+  const MEDIA = ('print|(prefers-color-scheme:dark)|(prefers-reduced-motion:reduce)|(forced-colors:active)|' +
+    '(prefers-contrast:more)|(hover:hover)|(pointer:coarse)|(pointer:fine)').split('|');
   let W = reg.watch;
   if (!W || W.doc !== doc) {
     const touch = () => { W.dirty = true; };
@@ -156,9 +154,8 @@
     for (const t of ('scroll resize load error input change focusin focusout mouseover mouseout ' +
       'transitionrun transitionend transitioncancel animationstart animationend animationiteration ' +
       'animationcancel toggle fullscreenchange loadedmetadata pageshow hashchange popstate ' +
-      // input reaches here from inside closed shadow roots too (composed events)
-      'click dblclick mousedown mouseup pointerdown pointerup keydown keyup beforeinput wheel ' +
-      'touchstart touchend contextmenu drop dragend paste cut compositionend submit reset').split(' ')) {
+      // (input, also out of closed shadow roots; pointers stand for mice, touch, drags)
+      'click pointerdown pointerup keydown wheel submit reset').split(' ')) {
       win.addEventListener(t, touch, { capture: true, passive: true });
     }
     for (const t of [doc.fonts, win.visualViewport]) {
@@ -166,9 +163,8 @@
     }
     reg.watch = W;
   }
-  // page-world changes: a click handler added, a style sheet changed through its object model,
-  // a closed shadow root changed... (the responder counts them; asking resets the count). A
-  // document without the responder, or where it came late, cannot vouch for anything.
+  // page-world changes (the responder counts them; asking resets the count); a document
+  // without the responder, or where it came late, vouches for nothing
   const askPage = (what) => !doc.dispatchEvent(new CustomEvent(PROBE + what, { cancelable: true }));
   const pageMoved = () => PROBE === null || askPage('-n');
   const pageWatched = () => PROBE !== null && askPage('-here');
@@ -185,7 +181,7 @@
     while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;
     const st = [String(doc.URL), win.innerWidth, win.innerHeight, win.scrollX, win.scrollY,
       win.devicePixelRatio, a, last(doc.querySelectorAll(':hover')), ...doc.adoptedStyleSheets, 0];
-    // media features a host may emulate without the page seeing an event in time
+    // media a host may emulate (no event in time)
     for (const q of W.media) st.push(q.matches);
     for (const c of W.fields) for (const el of c) field(st, el);
     for (const el of W.sc) st.push(el.scrollLeft, el.scrollTop);
