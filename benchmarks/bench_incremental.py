@@ -79,7 +79,9 @@ async def measure(page: Page, tab: BenchTab, change: str, repeat: int) -> dict[s
         fallback_after += not reused
         _, check, _ = await timed_read(tab, True)
         if comparable(tree) != comparable(check):
-            mismatches.append(f"read after {change} differs")
+            mismatches.append(f"read after {change} differs" + (
+                " (a reused read)" if reused else
+                " (both full reads: the page moved between them by itself)"))
     return {"full": min(full), "same": min(same), "after": min(after), "change": change,
             "fallback_same": fallback_same, "fallback_after": fallback_after,
             "reads": repeat, "mismatches": mismatches}
