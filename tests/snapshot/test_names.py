@@ -174,33 +174,23 @@ def test_generated_content_from_a_shadow_roots_own_rules(
     assert page.theirs[host] == (role, name), "Playwright: expected to agree"
 
 
+@pytest.mark.parametrize("path", ["/names/imported.css",
+                                  "/__slow?ms=1000&file=/names/imported.css"],
+                         ids=["at once", "a second late"])
 def test_generated_content_from_an_imported_sheet_of_another_origin(
-        browser: Browser, site: SiteServer, other_site: SiteServer) -> None:
+        browser: Browser, site: SiteServer, other_site: SiteServer, path: str) -> None:
     """A sheet of the page's origin that imports one of another origin: the imported rules
     cannot be read, so any element may have generated content, and the icon button's only
-    label is read."""
-    sheet = other_site.url("/names/imported.css")
-    tab = browser.new_tab(site.url(f"/names/imported.html?sheet={sheet}"))
+    label is read. Opening the page waits for a sheet that arrives late (until then the
+    button has no name at all)."""
+    sheet = other_site.url(path)
+    tab = browser.new_tab(site.url(f"/names/imported.html?sheet={quote(sheet)}"))
     try:
         tree = extract(tab)
         assert [(n.role, n.name) for n in walk(tree.root) if n.role == "button"] == [
             ("button", "Search")]
         text = tab.runner.run(tab.core.page.locator("#imported-icon").aria_snapshot())
         assert text.splitlines()[0] == '- button "Search"', "Playwright: expected to agree"
-    finally:
-        tab.close()
-
-
-def test_generated_content_from_a_sheet_that_arrives_late(
-        browser: Browser, site: SiteServer, other_site: SiteServer) -> None:
-    """The imported sheet arrives a second after the page's document: opening the page waits
-    for it (until then the button has no name at all)."""
-    sheet = other_site.url("/__slow?ms=1000&file=/names/imported.css")
-    tab = browser.new_tab(site.url(f"/names/imported.html?sheet={quote(sheet)}"))
-    try:
-        tree = extract(tab)
-        assert [(n.role, n.name) for n in walk(tree.root) if n.role == "button"] == [
-            ("button", "Search")]
     finally:
         tab.close()
 
