@@ -31,9 +31,14 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from corpus import DEFAULT_CORPUS, ORIGIN, REPO, corpus_files, serve_only
+from corpus import (
+    DEFAULT_CORPUS,
+    REPO,
+    corpus_browser,
+    corpus_files,
+    load_corpus_page,
+)
 from playwright.async_api import async_playwright
-from webrefs.session.launcher import chromium_args, find_chromium
 
 # where a checkout keeps the parts of the ``webrefs`` package (pyproject's package-dir)
 _PARTS = {"": "toolkit", "adapters": "adapters", "prompts": "prompts", "evals": "evals"}
@@ -91,15 +96,12 @@ async def run(versions: list[Version], corpus: Path, limit: int | None,
         for v in versions:
             if v.world is not None:
                 v.made = v.world.World(await v.world.register_engine(pw))
-        browser = await pw.chromium.launch(executable_path=find_chromium(), args=chromium_args())
-        context = await browser.new_context(viewport={"width": 1280, "height": 720})
+        browser, context = await corpus_browser(pw)
         for i, name in enumerate(corpus_files(corpus)[:limit]):
             row = Row(name)
             page = await context.new_page()
-            url = f"{ORIGIN}/{name}"
-            await page.route("**/*", serve_only(url, (corpus / name).read_bytes()))
             try:
-                await page.goto(url, wait_until="load", timeout=20000)
+                await load_corpus_page(page, corpus, name)
                 books = {}
                 for n, v in enumerate(versions):
                     book = v.refs.RefBook(v.made) if v.made is not None else v.refs.RefBook()

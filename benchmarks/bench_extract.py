@@ -24,12 +24,18 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from corpus import DEFAULT_CORPUS, ORIGIN, REPO, BenchTab, corpus_files, serve_only
+from corpus import (
+    DEFAULT_CORPUS,
+    REPO,
+    BenchTab,
+    corpus_browser,
+    corpus_files,
+    load_corpus_page,
+)
 from playwright.async_api import Page, async_playwright
 from webrefs.models import Node, PageTree
-from webrefs.session.launcher import chromium_args, find_chromium
 from webrefs.snapshot.extract import DEFAULT_LIMITS, extract_page
-from webrefs.snapshot.world import World, click_responder_js, register_engine
+from webrefs.snapshot.world import World, register_engine
 
 README = REPO / "benchmarks" / "README.md"
 INCREMENTAL = "--incremental" in sys.argv
@@ -276,19 +282,15 @@ async def run(corpus: Path, limit: int | None, repeat: int,
     results: list[PageResult] = []
     async with async_playwright() as pw:
         world = World(await register_engine(pw) if world_kind == "isolated" else None)
-        browser = await pw.chromium.launch(executable_path=find_chromium(), args=chromium_args())
-        context = await browser.new_context(viewport={"width": 1280, "height": 720})
-        if INCREMENTAL:  # as in webrefs' own contexts: without it a page vouches for nothing
-            await context.add_init_script(script=click_responder_js())
+        # with --incremental, the responder of webrefs' own contexts (without it a page
+        # vouches for nothing)
+        browser, context = await corpus_browser(pw, responder=INCREMENTAL)
         for i, name in enumerate(files):
             res = PageResult(name)
-            body = (corpus / name).read_bytes()
-            url = f"{ORIGIN}/{name}"
 
             page = await context.new_page()
-            await page.route("**/*", serve_only(url, body))
             try:
-                await page.goto(url, wait_until="load", timeout=20000)
+                await load_corpus_page(page, corpus, name)
                 await measure(page, BenchTab(page, world), res, repeat)
             except Exception as exc:  # reported per page
                 res.error = str(exc).splitlines()[0][:200]

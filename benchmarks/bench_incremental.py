@@ -23,12 +23,17 @@ import time
 from pathlib import Path
 from typing import Any
 
-from corpus import DEFAULT_CORPUS, ORIGIN, BenchTab, corpus_files, serve_only
+from corpus import (
+    DEFAULT_CORPUS,
+    BenchTab,
+    corpus_browser,
+    corpus_files,
+    load_corpus_page,
+)
 from playwright.async_api import Page, async_playwright
 from webrefs.models import PageTree
-from webrefs.session.launcher import chromium_args, find_chromium
 from webrefs.snapshot.extract import extract_page
-from webrefs.snapshot.world import World, click_responder_js, register_engine
+from webrefs.snapshot.world import World, register_engine
 
 # A small change, made in the page (its own world): one per page, in turn.
 CHANGES = {
@@ -93,18 +98,11 @@ async def run(corpus: Path, limit: int | None, repeat: int) -> list[dict[str, An
     kinds = list(CHANGES)
     async with async_playwright() as pw:
         world = World(await register_engine(pw))
-        browser = await pw.chromium.launch(executable_path=find_chromium(), args=chromium_args())
-        context = await browser.new_context(viewport={"width": 1280, "height": 720})
-        # as in webrefs' own contexts: the page-world responder, without which a page vouches
-        # for nothing
-        await context.add_init_script(script=click_responder_js())
+        browser, context = await corpus_browser(pw, responder=True)
         for i, name in enumerate(files):
-            body = (corpus / name).read_bytes()
-            url = f"{ORIGIN}/{name}"
             page = await context.new_page()
-            await page.route("**/*", serve_only(url, body))
             try:
-                await page.goto(url, wait_until="load", timeout=20000)
+                await load_corpus_page(page, corpus, name)
                 res = await measure(page, BenchTab(page, world), kinds[i % len(kinds)], repeat)
             except Exception as exc:  # reported per page
                 res = {"error": str(exc).splitlines()[0][:200]}

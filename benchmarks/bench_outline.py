@@ -21,13 +21,17 @@ import statistics
 import sys
 from pathlib import Path
 
-from corpus import DEFAULT_CORPUS, ORIGIN, corpus_files, serve_only
+from corpus import (
+    DEFAULT_CORPUS,
+    corpus_browser,
+    corpus_files,
+    load_corpus_page,
+)
 from playwright.async_api import async_playwright
 from webrefs.render import render
-from webrefs.session.launcher import chromium_args, find_chromium
 from webrefs.snapshot.extract import extract_page
 from webrefs.snapshot.refs import RefBook
-from webrefs.snapshot.world import World, click_responder_js, register_engine
+from webrefs.snapshot.world import World, register_engine
 
 UNBOUNDED = 1_000_000
 KINDS = ("default", "full")
@@ -61,15 +65,11 @@ async def run(corpus: Path, limit: int | None) -> dict[str, dict[str, dict[str, 
     out: dict[str, dict[str, dict[str, int]]] = {}
     async with async_playwright() as pw:
         world = World(await register_engine(pw))
-        browser = await pw.chromium.launch(executable_path=find_chromium(), args=chromium_args())
-        context = await browser.new_context(viewport={"width": 1280, "height": 720})
-        await context.add_init_script(script=click_responder_js())
+        browser, context = await corpus_browser(pw, responder=True)
         for i, name in enumerate(files):
-            url = f"{ORIGIN}/{name}"
             page = await context.new_page()
-            await page.route("**/*", serve_only(url, (corpus / name).read_bytes()))
             try:
-                await page.goto(url, wait_until="load", timeout=20000)
+                await load_corpus_page(page, corpus, name)
                 tree = await extract_page(page, RefBook(world))
                 snap = render(tree)
                 full = render(tree, max_tokens=UNBOUNDED)

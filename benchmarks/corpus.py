@@ -7,9 +7,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from playwright.async_api import Page, Route
+from playwright.async_api import Browser, BrowserContext, Page, Playwright, Route
+from webrefs.session.launcher import chromium_args, find_chromium
 from webrefs.snapshot.refs import RefBook
-from webrefs.snapshot.world import World
+from webrefs.snapshot.world import World, click_responder_js
 
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_CORPUS = REPO.parent / "shared" / "corpus"
@@ -32,6 +33,25 @@ def serve_only(url: str, body: bytes) -> Any:
             await r.abort()
 
     return route
+
+
+async def corpus_browser(pw: Playwright, *, responder: bool = False
+                         ) -> tuple[Browser, BrowserContext]:
+    """A Chromium and one 1280x720 context to read corpus pages in; ``responder``: with the
+    page-world script webrefs' own contexts have (click listeners seen, unchanged pages
+    vouched for)."""
+    browser = await pw.chromium.launch(executable_path=find_chromium(), args=chromium_args())
+    context = await browser.new_context(viewport={"width": 1280, "height": 720})
+    if responder:
+        await context.add_init_script(script=click_responder_js())
+    return browser, context
+
+
+async def load_corpus_page(page: Page, corpus: Path, name: str) -> None:
+    """Show corpus page ``name`` in ``page``, served alone, and wait for its load event."""
+    url = f"{ORIGIN}/{name}"
+    await page.route("**/*", serve_only(url, (corpus / name).read_bytes()))
+    await page.goto(url, wait_until="load", timeout=20000)
 
 
 class BenchTab:

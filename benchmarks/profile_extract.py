@@ -21,9 +21,13 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from corpus import DEFAULT_CORPUS, ORIGIN, corpus_files, serve_only
+from corpus import (
+    DEFAULT_CORPUS,
+    corpus_browser,
+    corpus_files,
+    load_corpus_page,
+)
 from playwright.async_api import async_playwright
-from webrefs.session.launcher import chromium_args, find_chromium
 from webrefs.snapshot.extract import extract_page
 from webrefs.snapshot.refs import RefBook
 from webrefs.snapshot.world import World, register_engine
@@ -75,14 +79,11 @@ async def profile(
     hits: Counter[str] = Counter()
     async with async_playwright() as pw:
         world = World(await register_engine(pw) if world_kind == "isolated" else None)
-        browser = await pw.chromium.launch(executable_path=find_chromium(), args=chromium_args())
-        context = await browser.new_context(viewport={"width": 1280, "height": 720})
+        browser, context = await corpus_browser(pw)
         for name in files:
             page = await context.new_page()
-            url = f"{ORIGIN}/{name}"
-            await page.route("**/*", serve_only(url, (corpus / name).read_bytes()))
             try:
-                await page.goto(url, wait_until="load", timeout=20000)
+                await load_corpus_page(page, corpus, name)
             except Exception as exc:  # reported, the page is left out
                 print(f"{name}: not loaded ({str(exc).splitlines()[0][:80]})", file=sys.stderr)
                 await page.close()
