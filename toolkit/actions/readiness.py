@@ -120,7 +120,7 @@ POLL_MS = 25
 EVAL_TIMEOUT_S = 0.5
 """Longest wait for one poll of the page (a busy main thread never answers)."""
 _WAITED_TYPES = frozenset({"document", "fetch", "xhr", "script", "stylesheet"})
-_UNANSWERED_TYPES = frozenset({"stylesheet"})
+_SILENT_END_TYPES = frozenset({"stylesheet"})
 """Requests waited for while they run, whose end starts no quiet window: no page code answers
 them (a style sheet still loading leaves the page unstyled: hidden parts shown, generated text
 missing)."""
@@ -594,7 +594,7 @@ class Readiness:
 
     def on_request_done(self, request: Request) -> None:
         if (self._requests.pop(id(request), None) is not None
-                and request.resource_type not in _UNANSWERED_TYPES):
+                and request.resource_type not in _SILENT_END_TYPES):
             self.last_async_done = time.monotonic()
 
     def on_frame_navigated(self, frame: Frame) -> None:
@@ -634,10 +634,11 @@ class Readiness:
         return _checked_state(state)
 
     def _pending_requests(self, now: float) -> tuple[int, int]:
-        """Requests still waited for: all of them, and those the page's code answers."""
+        """Requests still waited for: all of them, and those whose end page code handles
+        (not style sheets)."""
         patience = REQUEST_PATIENCE_MS / 1000
         running = [r for r, t0 in self._requests.values() if now - t0 < patience]
-        return len(running), sum(1 for r in running if r.resource_type not in _UNANSWERED_TYPES)
+        return len(running), sum(1 for r in running if r.resource_type not in _SILENT_END_TYPES)
 
     async def settle(self) -> ReadyReport:
         """Wait until the page is ready or the bound is reached. Never raises for the page's
@@ -685,12 +686,12 @@ class Readiness:
                 self.saw_async = True
             # requests the page started for the action: as the browser reports them, or as
             # the page's code starts them (which the browser's report may not have reached)
-            running, answered = self._pending_requests(now)
+            running, handled = self._pending_requests(now)
             fetching = int(state.get("fetching") or 0)
             report.unanswered = int(state.get("unanswered") or 0)
             pending = max(running, fetching)
             report.pending_requests = pending
-            if max(answered, fetching):
+            if max(handled, fetching):
                 self.saw_async = True
             # a popup the page opened is waited for until Playwright reports it
             opening = int(state.get("opens", 0)) > self.popups and \

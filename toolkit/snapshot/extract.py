@@ -173,12 +173,13 @@ async def extract_page(
             return
         await _read_frame(r, book.world, opts, timeout, root_selector if is_main else None,
                           quick_ok=is_main, kept=kept)
-        if is_main and r.quick is not None and r.token is not None:
-            book.kept[r.frame] = (r.token, r.quick)
+        if is_main and r.quick is not None:
             if r.reused:
                 book.unchanged_reads += 1
             else:
                 book.full_reads += 1
+            if r.token is not None:
+                book.kept[r.frame] = (r.token, r.quick)
         if r.quick is not None:
             book.advance(r.prefix, r.quick.next_ref)
             _index_hosts(r, r.quick)
@@ -252,7 +253,7 @@ async def _read_frame(
     is_main = r.frame.parent_frame is None
     try:
         text = await world.extract(r.frame, opts, timeout)
-        if kept is not None and quick_ok:
+        if kept is not None:  # (the main frame's only)
             same = unchanged_since(text, kept[0], kept[1])
             if same is not None:
                 r.quick, r.token, r.reused = same, kept[0], True
