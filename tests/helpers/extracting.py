@@ -66,3 +66,28 @@ def find_all(tree: PageTree, *, role: str | None = None, name: str | None = None
 def all_text(tree: PageTree) -> str:
     """Every string of the tree, for "never appears anywhere" checks."""
     return tree.model_dump_json()
+
+
+def same(a: PageTree, b: PageTree) -> str | None:
+    """None when the trees are equal (in-page time aside), else where they first differ."""
+    da, db = a.model_dump(), b.model_dump()
+    da["stats"].pop("js_time_ms"), db["stats"].pop("js_time_ms")
+    return _first_difference(da, db, "tree")
+
+
+def _first_difference(a: Any, b: Any, where: str) -> str | None:
+    if isinstance(a, dict) and isinstance(b, dict):
+        for k in sorted(set(a) | set(b)):
+            found = _first_difference(a.get(k), b.get(k), f"{where}.{k}")
+            if found:
+                return found
+        return None
+    if isinstance(a, list) and isinstance(b, list):
+        if len(a) != len(b):
+            return f"{where}: {len(a)} items, a full read has {len(b)}: {a!r:.300} / {b!r:.300}"
+        for i, (x, y) in enumerate(zip(a, b, strict=True)):
+            found = _first_difference(x, y, f"{where}[{i}]")
+            if found:
+                return found
+        return None
+    return None if a == b else f"{where}: {a!r:.200}, a full read: {b!r:.200}"

@@ -21,15 +21,11 @@ printed.
 from __future__ import annotations
 
 import json
-import os
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from threading import Thread
-from typing import Any, ClassVar
 
 from webrefs import Browser
 from webrefs.evals.builtin.server import BuiltinHandler
@@ -37,7 +33,8 @@ from webrefs.evals.running.sites import SiteHandler, host_resolver_rules, serve_
 from webrefs.evals.suite.tasks import load_suite
 from webrefs.models import PageTree
 
-from tests.helpers.paths import DATA, ROOT, SITES
+from tests.helpers.corpus import corpus_dir, missing_pages, serve_corpus
+from tests.helpers.paths import DATA, SITES
 
 LABELS = DATA / "pagetypes.json"
 NONE = "none"
@@ -47,55 +44,10 @@ PRECISION = 0.95
 """A type is printed only where it is right on at least this share of the pages."""
 
 
-def corpus_dir() -> Path:
-    """Where the shared corpus is (``WEBREFS_CORPUS``, else ``../shared/corpus``)."""
-    return Path(os.environ.get("WEBREFS_CORPUS") or ROOT.parent / "shared" / "corpus")
-
-
 def labels() -> dict[str, dict[str, str]]:
     """``{source: {page id: label}}``."""
     data: dict[str, dict[str, str]] = json.loads(LABELS.read_text())
     return data
-
-
-class _CorpusHandler(SimpleHTTPRequestHandler):
-    """``/page/N.html`` is the N-th labelled corpus file; nothing else is served."""
-
-    files: ClassVar[list[Path]] = []
-
-    def log_message(self, *args: Any) -> None:
-        pass
-
-    def do_GET(self) -> None:
-        name = self.path.split("?")[0]
-        if name.startswith("/page/") and name.endswith(".html"):
-            try:
-                body = self.files[int(name[6:-5])].read_bytes()
-            except (ValueError, IndexError):
-                body = b""
-            if body:
-                self.send_response(200)
-                self.send_header("Content-Type", "text/html; charset=utf-8")
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-                return
-        self.send_error(404)
-
-
-@contextmanager
-def _serve_corpus(files: list[Path]) -> Iterator[int]:
-    handler = type("Handler", (_CorpusHandler,), {"files": files})
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    httpd.daemon_threads = True
-    thread = Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield int(httpd.server_address[1])
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
-        thread.join(timeout=5)
 
 
 @dataclass
@@ -108,15 +60,8 @@ class Page:
 
 
 def missing_corpus() -> str | None:
-    """Why the corpus cannot be read, or ``None``."""
-    where = corpus_dir()
-    wanted = labels().get("corpus", {})
-    gone = [name for name in wanted if not (where / name).is_file()]
-    if gone:
-        return (f"{len(gone)} labelled corpus pages are not in {where} (first: {gone[0]}); "
-                "the corpus is kept beside the checkout as ../shared/corpus, or name it "
-                "with WEBREFS_CORPUS")
-    return None
+    """Why the labelled corpus pages cannot be read, or ``None``."""
+    return missing_pages(list(labels().get("corpus", {})))
 
 
 @contextmanager
@@ -137,7 +82,7 @@ def read_labelled(sources: tuple[str, ...] = tuple(ORIGINS)) -> Iterator[list[Pa
             ports[ORIGINS["pagetypes"]] = stack.enter_context(
                 serve_folder(SITES / "pagetypes", SiteHandler))
         if "corpus" in sources:
-            ports[ORIGINS["corpus"]] = stack.enter_context(_serve_corpus(corpus_files))
+            ports[ORIGINS["corpus"]] = stack.enter_context(serve_corpus(corpus_files))
         browser = Browser.launch(args=(f"--host-resolver-rules={host_resolver_rules(ports)}",))
         stack.callback(browser.close)
         tab = browser.new_tab()

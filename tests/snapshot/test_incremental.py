@@ -10,7 +10,7 @@ import pytest
 from webrefs import Tab
 from webrefs.models import PageTree
 
-from tests.helpers.extracting import evaluate, extract
+from tests.helpers.extracting import evaluate, extract, same
 from tests.helpers.server import SiteServer
 
 # Changes made by the page's own scripts: some give the document a mutation, some an event
@@ -62,31 +62,6 @@ CHANGES: dict[str, str] = {
 def full(tab: Tab) -> PageTree:
     tab.core.refs.kept.clear()
     return extract(tab)
-
-
-def same(a: PageTree, b: PageTree) -> str | None:
-    """None when the trees are equal (in-page time aside), else where they first differ."""
-    da, db = a.model_dump(), b.model_dump()
-    da["stats"].pop("js_time_ms"), db["stats"].pop("js_time_ms")
-    return _first_difference(da, db, "tree")
-
-
-def _first_difference(a: Any, b: Any, where: str) -> str | None:
-    if isinstance(a, dict) and isinstance(b, dict):
-        for k in sorted(set(a) | set(b)):
-            found = _first_difference(a.get(k), b.get(k), f"{where}.{k}")
-            if found:
-                return found
-        return None
-    if isinstance(a, list) and isinstance(b, list):
-        if len(a) != len(b):
-            return f"{where}: {len(a)} items, a full read has {len(b)}: {a!r:.300} / {b!r:.300}"
-        for i, (x, y) in enumerate(zip(a, b, strict=True)):
-            found = _first_difference(x, y, f"{where}[{i}]")
-            if found:
-                return found
-        return None
-    return None if a == b else f"{where}: {a!r:.200}, a full read: {b!r:.200}"
 
 
 def test_unchanged_page_reuses_the_last_read(tab: Tab, site: SiteServer) -> None:

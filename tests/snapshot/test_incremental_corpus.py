@@ -1,0 +1,250 @@
+"""Incremental reads on saved real pages: on every page of the shared corpus, seeded random
+changes (text edited, subtrees inserted and removed, elements hidden and shown, boxes made
+scrollable, boxes and the page scrolled, attributes, classes, field values, style rules,
+focus, the pointer), and after each step a read that passes the last read's token, compared
+ref by ref with a full read of the same state whenever the document vouched that nothing
+changed.
+
+A read the document does not vouch for walks the page in full, so it cannot be stale; what
+this looks for is a change the watch missed, which would hand the model an outline of a page
+that is no longer there.
+
+The corpus is kept outside the repository, beside the checkout (``../shared/corpus``) or where
+``WEBREFS_CORPUS`` says; without it this test fails, saying where it looked. Its pages are
+served from loopback, and the browser sends every request through the test's own proxy, which
+refuses all but the page server: nothing a saved page names leaves the machine.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+import pytest
+from webrefs import Browser, Tab
+
+from tests.helpers.corpus import corpus_dir, corpus_index, missing_pages, serve_corpus
+from tests.helpers.extracting import evaluate, extract, same
+from tests.helpers.proxy import RecordingProxy
+
+HOST = "corpus.webrefs.test"
+STEPS = 6
+"""Random steps per page."""
+
+# One change made by the page's own scripts, with two numbers in [0, 1) that pick its target
+# and its form. Returns what it did, or null when the page has nothing it applies to.
+MUTATE = r"""([kind, a, b]) => {
+  const pick = (xs) => (xs.length ? xs[Math.floor(a * xs.length)] : null);
+  const SKIP = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'HEAD', 'META', 'LINK']);
+  const els = () => [...document.body.querySelectorAll('*')].filter((e) => !SKIP.has(e.tagName));
+  const shown = () => els().filter((e) => e.checkVisibility());
+  switch (kind) {
+    case 'text': {
+      const w = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+      const ts = []; let n;
+      while ((n = w.nextNode())) if (n.data.trim() && !SKIP.has(n.parentNode.tagName)) ts.push(n);
+      const t = pick(ts); if (!t) return null;
+      t.data = b < 0.5 ? t.data + ' edited' : t.data.slice(0, Math.ceil(t.data.length / 2));
+      return 'text';
+    }
+    case 'insert': {
+      const e = pick(shown()); if (!e || e === document.body) return null;
+      if (b < 0.5) { e.after(e.cloneNode(true)); return 'insert copy'; }
+      const x = document.createElement(b < 0.75 ? 'button' : 'a');
+      x.textContent = 'Inserted ' + Math.floor(b * 1000);
+      if (x.localName === 'a') x.href = '#inserted';
+      e.prepend(x); return 'insert control';
+    }
+    case 'remove': {
+      const e = pick(shown()); if (!e) return null; e.remove(); return 'remove';
+    }
+    case 'hide': {
+      const e = pick(shown()); if (!e) return null;
+      if (b < 0.34) e.style.display = 'none';
+      else if (b < 0.67) e.setAttribute('hidden', '');
+      else e.style.visibility = 'hidden';
+      return 'hide';
+    }
+    case 'show': {
+      const e = pick(els().filter((x) => !x.checkVisibility() && x.parentElement &&
+                                    x.parentElement.checkVisibility()));
+      if (!e) return null;
+      e.removeAttribute('hidden'); e.removeAttribute('aria-hidden');
+      e.style.display = getComputedStyle(e).display === 'none' ? 'block' : e.style.display;
+      e.style.visibility = 'visible'; e.style.opacity = '1';
+      return 'show';
+    }
+    case 'scroll': {
+      const boxes = els().filter((e) => e.scrollHeight > e.clientHeight + 20 &&
+        /(auto|scroll)/.test(getComputedStyle(e).overflowY));
+      const box = b < 0.6 ? pick(boxes) : null;
+      if (box) { box.scrollTop += 60 + Math.floor(b * 200); return 'scroll box'; }
+      window.scrollBy(0, Math.floor(b * 1200) - 300); return 'scroll page';
+    }
+    case 'attr': {
+      const e = pick(shown()); if (!e) return null;
+      const [k, v] = b < 0.25 ? ['aria-label', 'Relabelled'] : b < 0.5 ? ['title', 'Titled']
+        : b < 0.75 ? ['aria-expanded', 'true'] : ['disabled', ''];
+      if (e.hasAttribute(k)) e.removeAttribute(k); else e.setAttribute(k, v);
+      return 'attr ' + k;
+    }
+    case 'class': {
+      const named = els().filter((e) => e.classList.length);
+      const from = pick(named), to = named[Math.floor(b * named.length)];
+      if (!from || !to) return null;
+      to.classList.toggle(from.classList[0]); return 'class';
+    }
+    case 'value': {
+      const f = pick([...document.querySelectorAll('input, textarea, select')]);
+      if (!f) return null;
+      const n = f.options ? f.options.length : 0;
+      if (f.localName === 'select') f.selectedIndex = n ? (f.selectedIndex + 1) % n : -1;
+      else if (f.type === 'checkbox' || f.type === 'radio') f.checked = !f.checked;
+      else f.value = b < 0.5 ? f.value + 'typed' : '';
+      return 'value';
+    }
+    case 'rule': {
+      const e = pick(shown()); if (!e) return null;
+      const readable = (x) => { try { return !!x.cssRules; } catch { return false; } };
+      let s = [...document.styleSheets].find(readable);
+      if (!s) {
+        const st = document.createElement('style'); document.head.append(st); s = st.sheet;
+      }
+      const sel = e.id ? '#' + CSS.escape(e.id)
+        : e.classList.length ? '.' + CSS.escape(e.classList[0]) : e.localName;
+      const how = b < 0.25 ? ' { display: none }' : ' { visibility: hidden }';
+      if (b < 0.5 || !s.cssRules.length) s.insertRule(sel + how, 0);
+      else {
+        const r = [...s.cssRules].find((x) => x.style);
+        if (!r) return null;
+        r.style.display = r.style.display === 'none' ? '' : 'none';
+      }
+      return 'rule';
+    }
+    case 'focus': {
+      const f = pick([...document.querySelectorAll(
+        'a[href], button, input, select, textarea, [tabindex]')]
+        .filter((e) => e.checkVisibility()));
+      if (!f) return null; f.focus(); return 'focus';
+    }
+    case 'box': {
+      const e = pick(shown().filter((x) => x.scrollHeight > 200 && x !== document.body));
+      if (!e) return null;
+      e.style.maxHeight = '120px'; e.style.overflowY = 'auto'; return 'box';
+    }
+  }
+  return null;
+}"""
+# The page's own movement, counted in its world: a mutation or an event of its own (a timer that
+# adds a tooltip a while after the pointer came) between a read and the full read it is
+# compared with makes the two differ with no read stale.
+MOVES = r"""() => {
+  if (window.__fuzzMoves === undefined) {
+    window.__fuzzMoves = 0;
+    const bump = () => { window.__fuzzMoves++; };
+    new MutationObserver(bump).observe(document, { subtree: true, childList: true,
+      attributes: true, characterData: true });
+    for (const t of ['scroll', 'input', 'change', 'toggle', 'animationstart', 'transitionrun'])
+      window.addEventListener(t, bump, true);
+  }
+  return window.__fuzzMoves;
+}"""
+KINDS = ("text", "insert", "remove", "hide", "show", "scroll", "attr", "class", "value", "rule",
+         "focus", "box")
+
+
+@dataclass
+class Tally:
+    steps: int = 0
+    vouched: int = 0
+    """Reads the document answered with "unchanged" (each compared with a full read)."""
+    walked: int = 0
+    """Reads that walked the page in full."""
+    made: dict[str, int] = field(default_factory=dict)
+    stale: list[str] = field(default_factory=list)
+    moving: list[str] = field(default_factory=list)
+    """Differences over which the page moved by itself (no verdict on the read)."""
+
+
+@pytest.fixture(scope="module")
+def corpus_tab() -> Iterator[tuple[Tab, str, list[str]]]:
+    """A tab behind the proxy, where the corpus's N-th page is ``<base>/page/N.html``."""
+    names = corpus_index()
+    why = missing_pages(names)
+    if why:
+        pytest.fail(why)
+    files = [corpus_dir() / name for name in names]
+    with serve_corpus(files) as port, RecordingProxy({port}, aliases=(HOST,)) as proxy:
+        browser = Browser.launch(args=tuple(proxy.chromium_args()))
+        try:
+            yield browser.new_tab(), f"http://{HOST}:{port}", names
+        finally:
+            browser.close()
+
+
+def fuzz_page(tab: Tab, url: str, rng: random.Random, tally: Tally) -> None:
+    tab.goto(url)
+    book = tab.core.refs
+    evaluate(tab, MOVES)
+    evaluate(tab, MUTATE, ["box", rng.random(), 0])  # a box to scroll later, where one fits
+    extract(tab)
+    for step in range(STEPS):
+        made = []
+        for _ in range(rng.choice((0, 1, 1, 2))):
+            kind = rng.choice(KINDS)
+            did = evaluate(tab, MUTATE, [kind, rng.random(), rng.random()])
+            if did:
+                made.append(did)
+                tally.made[did] = tally.made.get(did, 0) + 1
+        if rng.random() < 0.2:
+            tab.runner.run(tab.core.page.mouse.move(rng.randint(0, 1279), rng.randint(0, 719)))
+            made.append("pointer moved")
+        before = book.unchanged_reads
+        moves = evaluate(tab, MOVES)
+        got = extract(tab)
+        tally.steps += 1
+        if book.unchanged_reads == before:
+            tally.walked += 1
+            continue
+        tally.vouched += 1
+        book.kept.clear()
+        # (the list of child frames that could not be read is made afresh by every read, as
+        # are the frames' own outlines: a frame that fails to load between the two reads is
+        # no change the main document vouched for)
+        moves_read = evaluate(tab, MOVES)
+        diff = same(got.model_copy(update={"frames": []}),
+                    extract(tab).model_copy(update={"frames": []}))
+        if diff is None:
+            continue
+        what = f"{url} step {step} after {made or 'nothing'}: {diff}"
+        if not moves == moves_read == evaluate(tab, MOVES):
+            tally.moving.append(what)
+        else:
+            tally.stale.append(what)
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+@pytest.mark.timeout(900)  # every corpus page, six steps each, in a real browser
+def test_random_changes_on_every_corpus_page_never_leave_a_stale_read(
+        corpus_tab: tuple[Tab, str, list[str]]) -> None:
+    tab, base, names = corpus_tab
+    tally = Tally()
+    rng = random.Random(33)
+    for i in range(len(names)):
+        fuzz_page(tab, f"{base}/page/{i}.html", rng, tally)
+    print(f"{len(names)} pages, {tally.steps} steps: {tally.vouched} reads vouched for (each "
+          f"compared with a full read), {tally.walked} walked in full; changes made: "
+          f"{dict(sorted(tally.made.items()))}; differences over a page that moved by itself: "
+          f"{tally.moving}")
+    assert tally.stale == [], "\n".join(tally.stale[:10])
+    # the steps did what they say: every kind of change was made, many times over, and the
+    # pages both vouched (unchanged reads, each checked) and walked in full (changes seen)
+    assert tally.steps == STEPS * len(names)
+    assert all(sum(n for k, n in tally.made.items() if k.startswith(kind)) >= 20
+               for kind in KINDS), tally.made
+    assert tally.made.get("scroll box", 0) >= 10, tally.made
+    assert tally.vouched >= len(names) and tally.walked >= len(names) * 2, tally
+    # and a page moving by itself is rare enough that it hides little
+    assert len(tally.moving) <= tally.vouched // 50, tally.moving
