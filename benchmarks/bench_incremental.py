@@ -3,13 +3,14 @@
 Every corpus page is served as in ``bench_extract.py`` (1280x720, every other request aborted).
 Per page, in the same run and interleaved: a full read (the document's watch forgotten on
 the host side, so the page walks everything), a read of the unchanged page (the host passes
-the token of its last read), and a read after a small change made in webrefs' reach of the
-page (a text edited, an element hidden, a box scrolled: one of them per page, in turn). Each
-incremental read is compared with a full read of the same state, node by node (the in-page time
-aside); any difference is reported. Reads the document could not vouch for and walked in full
-are counted as fallbacks.
+the token of its last read), and a read after a small change made by a page script (a text
+edited, an element hidden, the page scrolled: one of them per page, in turn, or those named
+with ``--change``). Each incremental read is compared with a full read of the same state,
+node by node (the in-page time aside); any difference is reported. Reads that walked the page
+in full (neither unchanged nor after the page's scroll alone) are counted as fallbacks.
 
-    python benchmarks/bench_incremental.py [--corpus DIR] [--limit N] [--repeat 3] [--json FILE]
+    python benchmarks/bench_incremental.py [--corpus DIR] [--limit N] [--repeat 3]
+        [--change text|hide|scroll ...] [--json FILE]
 """
 
 from __future__ import annotations
@@ -58,11 +59,11 @@ def comparable(tree: PageTree) -> dict[str, Any]:
 async def timed_read(tab: BenchTab, full: bool) -> tuple[float, PageTree, bool]:
     if full:
         tab.refs.kept.clear()
-    before = tab.refs.unchanged_reads
+    before = tab.refs.unchanged_reads + tab.refs.rescrolled_reads
     t0 = time.perf_counter()
     tree = await extract_page(tab.page, tab.refs)
     ms = (time.perf_counter() - t0) * 1000
-    return ms, tree, tab.refs.unchanged_reads > before
+    return ms, tree, tab.refs.unchanged_reads + tab.refs.rescrolled_reads > before
 
 
 async def measure(page: Page, tab: BenchTab, change: str, repeat: int) -> dict[str, Any]:
@@ -92,10 +93,11 @@ async def measure(page: Page, tab: BenchTab, change: str, repeat: int) -> dict[s
             "reads": repeat, "mismatches": mismatches}
 
 
-async def run(corpus: Path, limit: int | None, repeat: int) -> list[dict[str, Any]]:
+async def run(corpus: Path, limit: int | None, repeat: int,
+              kinds: list[str] | None = None) -> list[dict[str, Any]]:
     files = corpus_files(corpus)[:limit] if limit else corpus_files(corpus)
     out: list[dict[str, Any]] = []
-    kinds = list(CHANGES)
+    kinds = kinds or list(CHANGES)
     async with async_playwright() as pw:
         world = World(await register_engine(pw))
         browser, context = await corpus_browser(pw, responder=True)
@@ -132,6 +134,17 @@ def report(results: list[dict[str, Any]]) -> str:
         ratios = [r[key] / r["full"] for r in ok if r["full"]]
         lines.append(f"| {label} | {pct(xs, .5):.2f} | {pct(xs, .9):.2f} | {pct(xs, .99):.2f} | "
                      f"{sum(xs):.0f} | {statistics.median(ratios):.3f} | {pct(ratios, .9):.3f} |")
+    kinds = sorted({r["change"] for r in ok})
+    if len(kinds) > 1:
+        lines += ["", "| after | pages | p50 ms | ratio to full, per page p50 | p90 | fallbacks |",
+                  "|---|---|---|---|---|---|"]
+        for kind in kinds:
+            rs = [r for r in ok if r["change"] == kind]
+            ratios = [r["after"] / r["full"] for r in rs if r["full"]]
+            lines.append(f"| {kind} | {len(rs)} | {pct([r['after'] for r in rs], .5):.2f} | "
+                         f"{statistics.median(ratios):.3f} | {pct(ratios, .9):.3f} | "
+                         f"{sum(r['fallback_after'] for r in rs)} of "
+                         f"{sum(r['reads'] for r in rs)} |")
     big = sorted(ok, key=lambda r: -r["full"])[:5]
     lines += ["", "Five largest pages (by full-read time): " + "; ".join(
         f"{r['file']} full {r['full']:.1f} ms, unchanged {r['same']:.1f} ms, after {r['change']} "
@@ -156,12 +169,14 @@ def main() -> None:
     ap.add_argument("--limit", type=int)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--json", type=Path)
+    ap.add_argument("--change", choices=list(CHANGES), action="append",
+                    help="the small change(s) to make, one per page in turn (default: all)")
     ap.add_argument("--from-json", type=Path)
     a = ap.parse_args()
     if a.from_json:
         results = json.loads(a.from_json.read_text())
     else:
-        results = asyncio.run(run(a.corpus, a.limit, a.repeat))
+        results = asyncio.run(run(a.corpus, a.limit, a.repeat, a.change))
         if a.json:
             a.json.write_text(json.dumps(results))
     print(report(results))

@@ -10,7 +10,7 @@ import pytest
 from webrefs import Tab
 from webrefs.models import PageTree
 
-from tests.helpers.extracting import evaluate, extract, same
+from tests.helpers.extracting import evaluate, extract, find, same
 from tests.helpers.server import SiteServer
 
 # Changes made by the page's own scripts: some give the document a mutation, some an event
@@ -190,3 +190,83 @@ def test_a_rules_declarations_work_for_the_page_as_before(tab: Tab, site: SiteSe
     assert got == [True, True, 3, "color", "red", "blue",
                    "#l1 { color: red; font-weight: bold; background-color: blue; }", "700",
                    "[object CSSStyleDeclaration]"]
+
+
+def _in_view(tree: PageTree) -> set[str]:
+    return {n.ref for n in _walk(tree) if n.ref and n.in_viewport}
+
+
+def test_a_read_after_the_pages_own_scroll_measures_its_boxes_again(
+        tab: Tab, site: SiteServer) -> None:
+    """Only the page's scroll changed: the document measures every box its last walk did,
+    finds each moved by exactly the scroll, and answers with what came into or left the
+    viewport; the host's tree is then what a full read gives, with the same refs."""
+    tab.goto(site.url("/extract/scrolling.html"))
+    first = extract(tab)
+    book = tab.core.refs
+    walks = book.full_reads
+    seen = [_in_view(first)]
+    for y in (900, 2500, 2600, 0):
+        evaluate(tab, f"window.scrollTo(0, {y})")
+        got = extract(tab)
+        assert book.rescrolled_reads == len(seen), f"scrolled to {y}: read in full"
+        assert got.scroll.y == y
+        seen.append(_in_view(got))
+        assert same(got, full(tab)) is None, f"scrolled to {y}"
+    assert book.full_reads == walks + len(seen) - 1  # (the full reads compared with)
+    # the viewport's content moved with the scroll, and came back
+    assert seen[1] and not seen[1] & seen[0] and seen[2] != seen[1] and seen[4] == seen[0]
+
+
+def test_a_box_fixed_to_the_viewport_moves_on_the_page_after_a_scroll(
+        tab: Tab, site: SiteServer) -> None:
+    """A fixed header stays where it is in the viewport: its nodes get their new page
+    boxes, and the read is still no walk."""
+    tab.goto(site.url("/extract/scrolling.html?fixed"))
+    extract(tab)
+    book = tab.core.refs
+    for y in (1300, 1500, 200):
+        evaluate(tab, f"window.scrollTo(0, {y})")
+        got = extract(tab)
+        assert same(got, full(tab)) is None, f"scrolled to {y}"
+        home = find(got, name="Home")
+        assert home.box is not None and y <= home.box.y < y + 40 and home.in_viewport
+    assert book.rescrolled_reads == 3
+
+
+def test_a_page_with_a_sticky_box_is_walked_after_a_scroll(tab: Tab, site: SiteServer) -> None:
+    """A sticky heading moves by the scroll only part of the way: the page is walked."""
+    tab.goto(site.url("/extract/scrolling.html?sticky"))
+    extract(tab)
+    book = tab.core.refs
+    for y in (1300, 1500):
+        evaluate(tab, f"window.scrollTo(0, {y})")
+        got = extract(tab)
+        assert book.rescrolled_reads == 0
+        assert same(got, full(tab)) is None
+
+
+def test_a_scroll_with_other_changes_is_walked(tab: Tab, site: SiteServer) -> None:
+    tab.goto(site.url("/extract/scrolling.html"))
+    extract(tab)
+    book = tab.core.refs
+    for change in ("document.getElementById('box').scrollTop += 40",
+                   "document.querySelector('#s2 p').textContent += ' More.'",
+                   "document.querySelector('#s5 input').value = 'typed'"):
+        evaluate(tab, f"window.scrollBy(0, 700); {change}")
+        got = extract(tab)
+        assert book.rescrolled_reads == 0, change
+        assert same(got, full(tab)) is None, change
+
+
+def test_an_element_above_the_page_stays_hidden_once_the_page_is_scrolled(
+        tab: Tab, site: SiteServer) -> None:
+    """A skip link placed above the page's top is not shown, however far the page is
+    scrolled: the page's own scroll moves nothing against the page (a box inside it that
+    is scrolled past its content does)."""
+    tab.goto(site.url("/extract/scrolling.html"))
+    names = {n.name for n in _walk(extract(tab))}
+    assert "Skip to content" not in names and "Link 1" in names
+    evaluate(tab, "window.scrollTo(0, 1500)")
+    names = {n.name for n in _walk(full(tab))}
+    assert "Skip to content" not in names and "Off to the left" not in names

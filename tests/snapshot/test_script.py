@@ -8,7 +8,7 @@ import pytest
 import webrefs
 from webrefs import Tab, extractor_script, parse_snapshot_json
 from webrefs.errors import SnapshotFormatError
-from webrefs.snapshot.script import quick_read, script_body
+from webrefs.snapshot.script import is_rescrolled, quick_read, rescrolled_since, script_body
 
 from tests.helpers.extracting import evaluate, find
 from tests.helpers.server import SiteServer
@@ -45,7 +45,7 @@ def test_script_is_a_documented_versioned_function_expression() -> None:
     assert script.lstrip().startswith("/*") and "version 2" in script
     assert "(opts) =>" in script
     # what is evaluated in every frame (the function, without its doc comment) is kept small
-    assert len(script_body().encode()) < 57_000
+    assert len(script_body().encode()) < 61_000
     for key in ("maxNodes", "maxTextPerNode", "contentRefs", "prefix", "nextRef", "rootSelector"):
         assert key in script
 
@@ -181,3 +181,53 @@ def test_quick_read_finds_the_iframe_nodes_stitching_needs() -> None:
     unkeyed = json.dumps({**data, "root": {"tag": "body", "children": [
         {**frame, "frame": {"key": None}}, deep]}}, separators=(",", ":"))
     assert quick_read(unkeyed, frames_ok=True) is None
+
+
+def _rescrolled(**over: object) -> str:
+    answer = {"version": 2, "rescrolled": "w1.abc", "scroll": {"x": 0, "y": 900},
+              "document": {"width": 1280, "height": 2100}, "flips": [[0], [1]],
+              "boxes": [[[1], [0, 900, 200, 20]]],
+              "jsTimeMs": 0.4, "watch": "w2.def"}
+    answer.update(over)
+    return json.dumps(answer, separators=(",", ":"))
+
+
+def test_a_read_after_a_scroll_alone_moves_the_kept_tree() -> None:
+    kept = quick_read(json.dumps({**VALID, "nextRef": 4}))
+    assert kept is not None
+    moved = rescrolled_since(_rescrolled(), "w1.abc", kept)
+    assert moved is not None
+    quick, token = moved
+    assert token == "w2.def" and quick.next_ref == 4
+    tree = quick.tree
+    assert tree.scroll.y == 900 and tree.document.height == 2100
+    assert tree.stats.js_time_ms == 0.4 and tree.stats.emitted_nodes == 3
+    link, field, select, text = tree.root.children
+    assert not link.in_viewport and field.in_viewport  # turned over
+    assert field.box == (0, 900, 200, 20) and link.box == (1, 2, 30, 10)
+    # the rest is the kept tree's own: same nodes, same refs
+    assert select is kept.tree.root.children[2] and text is kept.tree.root.children[3]
+    assert link.model_copy(update={"in_viewport": True}) == kept.tree.root.children[0]
+    assert kept.tree.scroll.y == 40 and kept.tree.root.children[0].in_viewport
+
+
+@pytest.mark.parametrize("text", [
+    _rescrolled(rescrolled="w0.old"),  # not the kept read's token
+    _rescrolled(flips=[[4]]),  # no such node
+    _rescrolled(flips=[[0, 0]]),
+    _rescrolled(flips=[["0"]]),
+    _rescrolled(boxes=[[[9], [0, 0, 1, 1]]]),
+    _rescrolled(boxes=[[[1], [0, 0, 1]]]),
+    _rescrolled(watch="not a token!"),
+    _rescrolled(extra=1),
+    _rescrolled()[:-10],
+])
+def test_a_rescroll_answer_that_does_not_fit_the_kept_read_is_refused(text: str) -> None:
+    kept = quick_read(json.dumps({**VALID, "nextRef": 4}))
+    assert kept is not None and is_rescrolled(text)
+    assert rescrolled_since(text, "w1.abc", kept) is None
+
+
+def test_only_a_rescroll_answer_is_one() -> None:
+    assert not is_rescrolled(json.dumps(VALID)) and not is_rescrolled(None)
+    assert not is_rescrolled('{"version":2,"unchanged":"w1.abc","jsTimeMs":0.1}')

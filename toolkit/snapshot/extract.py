@@ -35,15 +35,18 @@ from ..errors import (
     SnapshotFormatError,
     translate_playwright_error,
 )
-from ..models import FrameInfo, Node, PageTree
+from ..models import FrameInfo, PageTree
 from .script import (
     QuickRead,
+    is_rescrolled,
     load_frame_json,
     quick_read,
+    rescrolled_since,
     stitched_from_dict,
     tree_from_dict,
     unchanged_since,
     watch_token,
+    with_updates,
 )
 
 if TYPE_CHECKING:
@@ -123,6 +126,9 @@ class _FrameRead:
     """The watch token the document gave this read (main frame), if it can vouch for the next."""
     reused: bool = False
     """The document answered that nothing changed since the read of ``token``."""
+    rescrolled: bool = False
+    """The document answered that only its scroll changed since the last read: the kept
+    tree, moved (see :func:`~.script.rescrolled_since`)."""
 
 
 async def extract_page(
@@ -176,6 +182,8 @@ async def extract_page(
         if is_main and r.quick is not None:
             if r.reused:
                 book.unchanged_reads += 1
+            elif r.rescrolled:
+                book.rescrolled_reads += 1
             else:
                 book.full_reads += 1
             if r.token is not None:
@@ -258,6 +266,12 @@ async def _read_frame(
             if same is not None:
                 r.quick, r.token, r.reused = same, kept[0], True
                 return
+            moved = rescrolled_since(text, kept[0], kept[1])
+            if moved is not None:
+                (r.quick, r.token), r.rescrolled = moved, True
+                return
+            if is_rescrolled(text):  # an answer that does not fit what is kept: walk it all
+                text = await world.extract(r.frame, {**opts, "since": None}, timeout)
         quick = quick_read(text, frames_ok=True) if quick_ok else None
         if quick is not None:
             r.token = watch_token(text)
@@ -436,24 +450,8 @@ def _hang(reads: list[_FrameRead], quick: QuickRead) -> PageTree:
         else {"frame": host.frame, "children": host.children}
         for (path, *_), host in zip(quick.hosts, parts.hosts, strict=True)}
     return tree.model_copy(update={
-        "root": _with_updates(tree.root, updates), "stats": parts.stats,
+        "root": with_updates(tree.root, updates), "stats": parts.stats,
         "frames": parts.frames, "focused_ref": stitched["focusedRef"]})
-
-
-def _with_updates(node: Node, updates: dict[tuple[int, ...], dict[str, Any]]) -> Node:
-    """``node`` with the fields of the nodes at ``updates``' paths (relative to it) replaced,
-    and every node above them copied: the rest of the tree is shared, not copied."""
-    change = dict(updates.get((), {}))
-    below: dict[int, dict[tuple[int, ...], dict[str, Any]]] = {}
-    for path, update in updates.items():
-        if path:
-            below.setdefault(path[0], {})[path[1:]] = update
-    if below:
-        kids = list(change.get("children", node.children))
-        for i, sub in below.items():
-            kids[i] = _with_updates(kids[i], sub)
-        change["children"] = kids
-    return node.model_copy(update=change) if change else node
 
 
 def _tree_depth(node: dict[str, Any]) -> int:

@@ -27,7 +27,11 @@
  *   capSlack        characters kept of a text past its cap (still reported as cut), for
  *                   the host to cut after its own work (secrets are replaced first) (0)
  *   since           the `watch` token of this document's last output: when nothing changed
- *                   since, the answer is {version, unchanged: token, jsTimeMs} (null)
+ *                   since, the answer is {version, unchanged: token, jsTimeMs}; when only the
+ *                   page's own scroll did, {version, rescrolled: token, scroll, document,
+ *                   flips, boxes, jsTimeMs, watch}: the last output with these scroll offsets
+ *                   and document size, inViewport turned over on the nodes at the `flips`
+ *                   paths (child indexes from root) and `boxes` ([path, box] each) (null)
  *
  * Output object:
  *   version      2
@@ -149,9 +153,13 @@
   if (!W || W.doc !== doc) {
     const touch = () => { W.dirty = true; };
     W = { doc, dirty: true, n: 0, roots: new Set(), sc: [], mo: new MutationObserver(touch),
+      last: null, geo: [], boxed: [], framed: [],
       media: MEDIA.map((q) => win.matchMedia(q)),
       fields: ['input', 'textarea', 'select'].map((t) => doc.getElementsByTagName(t)) };
-    for (const t of ('scroll resize load error input change focusin focusout mouseover mouseout ' +
+    // (the page's own scroll is in the state list: a read after it alone reads the geometry)
+    win.addEventListener('scroll', (e) => { if (e.target !== doc) W.dirty = true; },
+      { capture: true, passive: true });
+    for (const t of ('resize load error input change focusin focusout mouseover mouseout ' +
       'transitionrun transitionend transitioncancel animationstart animationend animationiteration ' +
       'animationcancel toggle fullscreenchange loadedmetadata pageshow hashchange popstate ' +
       // (input, also out of closed shadow roots; pointers stand for mice, touch, drags)
@@ -192,17 +200,85 @@
     return st;
   };
   const moving = () => [doc, ...W.roots].some((r) => r.getAnimations().some((x) => x.pending || x.playState === 'running'));
+  // ---- a read after the page's own scroll alone (no mutation, no other state changed): every
+  // box the last walk measured is measured again. When each moved by exactly the scroll, or
+  // not at all (fixed to the viewport; then it moved on the page, and it must not be left of
+  // or above the page, where hiding depends on where it is) and nothing changed size
+  // (nothing sticky, no layout change), the walk's every decision stands: what changed is
+  // which nodes are seen in the viewport and the page boxes of the fixed ones. The answer
+  // names those nodes by their path of child indexes from the root; anything else: null
+  // (the walk runs).
+  const rescroll = (since) => {
+    const L = W.last, nsx = win.scrollX, nsy = win.scrollY, osx = L.scroll.x, osy = L.scroll.y;
+    const dx = nsx - osx, dy = nsy - osy, g = W.geo, now = new Map();
+    for (let i = 0; i < g.length; i += 2) {
+      const el = g[i], a = g[i + 1], r = el.getBoundingClientRect();
+      if (r.width !== a.width || r.height !== a.height) return null;
+      if (r.left !== a.left - dx || r.top !== a.top - dy) {
+        if (r.left !== a.left || r.top !== a.top || (r.width > 0 && r.height > 0 &&
+            (r.right + nsx <= 0 || r.bottom + nsy <= 0 || a.right + osx <= 0 || a.bottom + osy <= 0))) return null;
+      }
+      now.set(el, r);
+      g[i + 1] = r;  // (the next read after a scroll compares with this one; a read that
+    }                // finds anything else walks the page and measures all again)
+    const ivw = win.innerWidth, ivh = win.innerHeight, changed = new Map();
+    for (let i = 0; i < W.boxed.length; i += 2) {
+      const n = W.boxed[i], r = now.get(W.boxed[i + 1]), b = n.box;
+      if (!r) return null;
+      const box = [Math.round(r.left + nsx), Math.round(r.top + nsy), b[2], b[3]];
+      const iv = r.width > 0 && r.height > 0 && r.right > 0 && r.bottom > 0 && r.left < ivw && r.top < ivh;
+      const moved = box[0] !== b[0] || box[1] !== b[1];
+      if (moved || iv !== !!n.inViewport) changed.set(n, [iv, moved ? box : null]);
+    }
+    for (let i = 0; i < W.framed.length; i += 3) {
+      const n = W.framed[i], el = W.framed[i + 1], cs = W.framed[i + 2];
+      const r = now.get(el) || { left: 0, top: 0 };
+      if (n.frame.cx !== Math.round(r.left + nsx + el.clientLeft + (parseFloat(cs.paddingLeft) || 0)) ||
+          n.frame.cy !== Math.round(r.top + nsy + el.clientTop + (parseFloat(cs.paddingTop) || 0))) return null;
+    }
+    const flips = [], boxes = [];
+    if (changed.size) {
+      const walk = (n, path) => {
+        const c = changed.get(n);
+        if (c) {
+          if (c[0] !== !!n.inViewport) {
+            flips.push(path);
+            if (c[0]) n.inViewport = true; else delete n.inViewport;
+          }
+          if (c[1]) { boxes.push([path, c[1]]); n.box = c[1]; }
+        }
+        const kids = n.children;
+        if (kids) for (let i = 0; i < kids.length; i++) walk(kids[i], path.concat(i));
+      };
+      walk(L.root, []);
+    }
+    const se = doc.scrollingElement || doc.documentElement;
+    L.scroll = { x: nsx, y: nsy };
+    L.document = { width: se ? se.scrollWidth : ivw, height: se ? se.scrollHeight : ivh };
+    W.seen = stateNow();
+    W.token = L.watch = PREFIX + 'w' + ++W.n + '.' + Math.random().toString(36).slice(2);
+    return JSON.stringify({ version: 2, rescrolled: since, scroll: L.scroll, document: L.document,
+      flips, boxes, jsTimeMs: performance.now() - t0, watch: W.token });
+  };
   if (typeof o.since === 'string' && W.token === o.since && W.key === WKEY &&
       Math.max(num(o.nextRef, 1), book.next) === W.next) {
-    let same = !W.dirty && W.mo.takeRecords().length === 0 && !moving();
+    let same = !W.dirty && W.mo.takeRecords().length === 0 && !moving(), scrolled = false;
     if (same) {
       const st = stateNow(), was = W.seen;
-      same = st.length === was.length && st.every((v, i) => v === was[i] || (v !== v && was[i] !== was[i]));
+      // (3 and 4: the page's scroll offsets)
+      same = st.length === was.length && st.every((v, i) => v === was[i] || (v !== v && was[i] !== was[i]) ||
+        ((i === 3 || i === 4) && (scrolled = true)));
     }
     if (pageMoved()) same = false;  // (asked every time: the asking resets it)
-    if (same) return JSON.stringify({ version: 2, unchanged: W.token, jsTimeMs: performance.now() - t0 });
+    if (same && !scrolled) return JSON.stringify({ version: 2, unchanged: W.token, jsTimeMs: performance.now() - t0 });
+    const moved = same && W.last ? rescroll(o.since) : null;
+    if (moved) return moved;
   }
   W.token = null;
+  W.last = null;
+  W.geo = [];
+  W.boxed = [];
+  W.framed = [];
   const scrollers = [];
   const seeRoot = (r) => { if (!W.roots.has(r)) { W.roots.add(r); W.mo.observe(r, MO); } };
 
@@ -326,6 +402,10 @@
 
   // ---- visibility -----------------------------------------------------------------------------
   const vw = win.innerWidth, vh = win.innerHeight, sx = win.scrollX, sy = win.scrollY;
+  const pageScroller = doc.scrollingElement;
+  // every box measured (element, rect), the nodes given a box and the iframe nodes (with
+  // their element and style): what a read after a scroll alone measures again (see rescroll)
+  const geo = [], boxed = [], framed = [];
   const CLIP_RE = /rect\(\s*(-?[\d.]+)px,?\s*(-?[\d.]+)px,?\s*(-?[\d.]+)px,?\s*(-?[\d.]+)px/;
   const INSET_RE = /^inset\(\s*(?:5\d|[6-9]\d|100)%/;
   // Elements scrolled out of a box's view above the page's top (kept, and marked).
@@ -347,9 +427,12 @@
       if (pos === 'fixed') {
         if (rect.right <= 0 || rect.bottom <= 0 || rect.left >= vw || rect.top >= vh) return true;
       } else if (rect.right + sx <= 0 || rect.bottom + sy <= 0) {
-        // above or left of the page, unless a box it is in was scrolled past it
+        // above or left of the page, unless a box it is in was scrolled past it (the page's
+        // own scroll moves no box against the page)
         let x = rect.right + sx, y = rect.bottom + sy;
-        for (let a = el.parentElement; a && (x <= 0 || y <= 0); a = a.parentElement) { x += a.scrollLeft; y += a.scrollTop; }
+        for (let a = el.parentElement; a && a !== pageScroller && (x <= 0 || y <= 0); a = a.parentElement) {
+          x += a.scrollLeft; y += a.scrollTop;
+        }
         if (x <= 0 || y <= 0) return true;
         scrolledOut.add(el);
       }
@@ -391,6 +474,7 @@
     if (gone(cs, display, tag, clipPath)) return false;
     if (display === 'inline') return null;
     const rect = el.getBoundingClientRect();
+    geo.push(el, rect);
     return hiddenBox(el, cs, rect, clipPath) ? false : rect;
   }
   // Elements a name's content found seen, with drawn()'s rect: the walk, which comes to them
@@ -1042,10 +1126,11 @@
       const v = valueOf(el, tag, role);
       if (v !== null && v !== '') n.value = v;
       if (tag === 'select') n.options = optionsOf(el);
-      if (!rect && !contents) rect = el.getBoundingClientRect();
+      if (!rect && !contents) geo.push(el, rect = el.getBoundingClientRect());
       if (rect) {
         n.box = [Math.round(rect.left + sx), Math.round(rect.top + sy), Math.round(rect.width), Math.round(rect.height)];
         if (rect.width > 0 && rect.height > 0 && rect.right > 0 && rect.bottom > 0 && rect.left < vw && rect.top < vh) n.inViewport = true;
+        boxed.push(n, el);
       }
       if (fs !== fs) fs = parseFloat(cs.fontSize);  // not read by splitKids
       if (fs !== 16) n.fontSize = Math.round(fs * 10) / 10;
@@ -1058,6 +1143,7 @@
         let key = reg.frames.get(el);
         if (key === undefined) { key = reg.frameNext++; reg.frames.set(el, key); }
         const r = rect || { left: 0, top: 0 };
+        framed.push(n, el, cs);
         n.frame = {
           key,
           cx: Math.round(r.left + sx + el.clientLeft + (parseFloat(cs.paddingLeft) || 0)),
@@ -1116,6 +1202,10 @@
     W.dirty = moving() || !pageWatched();
     if (!W.dirty) {
       W.sc = scrollers;
+      W.last = result;
+      W.geo = geo;
+      W.boxed = boxed;
+      W.framed = framed;
       W.seen = stateNow();
       W.key = WKEY;
       W.next = next;

@@ -122,6 +122,9 @@ class RefBook:
         and what it was read into (a ``QuickRead``), for a read that finds nothing changed."""
         self.unchanged_reads = 0
         """Reads of the main frame that the document answered as unchanged."""
+        self.rescrolled_reads = 0
+        """Reads of the main frame after its own scroll alone, which measured its boxes again
+        instead of walking it."""
         self.full_reads = 0
         """Reads of the main frame that walked its document."""
 

@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
 
 from ..errors import SnapshotFormatError
-from ..models import ExtractStats, FrameInfo, Node, PageTree
+from ..models import Box, ExtractStats, FrameInfo, Node, PageTree, Point, Size
 
 _M = TypeVar("_M", bound=BaseModel)
 
@@ -220,3 +220,78 @@ def unchanged_since(text: object, token: str, kept: QuickRead) -> QuickRead | No
         stats = stats.model_copy(update={"js_time_ms": float(ms)})
     tree = kept.tree.model_copy(update={"stats": stats})
     return QuickRead(tree, kept.next_ref, kept.root_missing, kept.hosts)
+
+
+_RESCROLLED_HEAD = '{"version":2,"rescrolled":'
+
+
+class _Rescrolled(BaseModel):
+    """A read after the page's own scroll alone (see ``rescroll`` in the extractor)."""
+
+    model_config = ConfigDict(extra="forbid")
+    version: StrictInt
+    rescrolled: str
+    scroll: Point
+    document: Size
+    flips: list[list[StrictInt]]
+    """Paths (child indexes from the root) of the nodes that came into or left the viewport."""
+    boxes: list[tuple[list[StrictInt], Box]]
+    """Path and new box of each node fixed to the viewport (so moved on the page)."""
+    js_time_ms: float = Field(alias="jsTimeMs")
+    watch: str = Field(pattern=r"^[A-Za-z0-9.]{1,60}$")
+
+
+def is_rescrolled(text: object) -> bool:
+    """Whether ``text`` is the extractor's answer for a read after the page's scroll alone
+    (which only :func:`rescrolled_since` reads: it is no full output)."""
+    return isinstance(text, str) and text.startswith(_RESCROLLED_HEAD)
+
+
+def rescrolled_since(text: object, token: str, kept: QuickRead) -> tuple[QuickRead, str] | None:
+    """``kept`` moved by the page's own scroll, and the document's new watch token, when
+    ``text`` is the extractor's answer that only the page's scroll changed since the read of
+    ``token``: the scroll offsets, the document's size, which nodes are in the viewport and
+    the boxes of those fixed to it are this read's; every other field, and every ref, is
+    ``kept``'s. ``None`` otherwise (a path that names no node included)."""
+    if not is_rescrolled(text):
+        return None
+    try:
+        out = _Rescrolled.model_validate_json(str(text))
+    except ValidationError:
+        return None
+    if out.version != FORMAT_VERSION or out.rescrolled != token:
+        return None
+    tree = kept.tree
+    updates: dict[tuple[int, ...], dict[str, Any]] = {}
+    for path, change in [*((p, None) for p in out.flips), *out.boxes]:
+        node = tree.root
+        for i in path:
+            if not 0 <= i < len(node.children):
+                return None
+            node = node.children[i]
+        update = updates.setdefault(tuple(path), {})
+        if change is None:
+            update["in_viewport"] = not node.in_viewport
+        else:
+            update["box"] = change
+    stats = tree.stats.model_copy(update={"js_time_ms": out.js_time_ms})
+    moved = tree.model_copy(update={
+        "root": with_updates(tree.root, updates) if updates else tree.root,
+        "scroll": out.scroll, "document": out.document, "stats": stats})
+    return QuickRead(moved, kept.next_ref, kept.root_missing, kept.hosts), out.watch
+
+
+def with_updates(node: Node, updates: dict[tuple[int, ...], dict[str, Any]]) -> Node:
+    """``node`` with the fields of the nodes at ``updates``' paths (relative to it) replaced,
+    and every node above them copied: the rest of the tree is shared, not copied."""
+    change = dict(updates.get((), {}))
+    below: dict[int, dict[tuple[int, ...], dict[str, Any]]] = {}
+    for path, update in updates.items():
+        if path:
+            below.setdefault(path[0], {})[path[1:]] = update
+    if below:
+        kids = list(change.get("children", node.children))
+        for i, sub in below.items():
+            kids[i] = with_updates(kids[i], sub)
+        change["children"] = kids
+    return node.model_copy(update=change) if change else node
