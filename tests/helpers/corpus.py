@@ -11,10 +11,10 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from threading import Thread
-from typing import Any, ClassVar
+from typing import ClassVar
+
+from webrefs.evals.running.sites import SiteHandler, serve_folder
 
 from tests.helpers.paths import ROOT
 
@@ -41,13 +41,10 @@ def missing_pages(names: list[str]) -> str | None:
     return None
 
 
-class _CorpusHandler(SimpleHTTPRequestHandler):
+class _CorpusHandler(SiteHandler):
     """``/page/N.html`` is the N-th file given; nothing else is served."""
 
     files: ClassVar[list[Path]] = []
-
-    def log_message(self, *args: Any) -> None:
-        pass
 
     def do_GET(self) -> None:
         name = self.path.split("?")[0]
@@ -70,13 +67,5 @@ class _CorpusHandler(SimpleHTTPRequestHandler):
 def serve_corpus(files: list[Path]) -> Iterator[int]:
     """Serve ``files`` on 127.0.0.1 (``/page/N.html`` is ``files[N]``); yields the port."""
     handler = type("Handler", (_CorpusHandler,), {"files": files})
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    httpd.daemon_threads = True
-    thread = Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield int(httpd.server_address[1])
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
-        thread.join(timeout=5)
+    with serve_folder(corpus_dir(), handler) as port:
+        yield port

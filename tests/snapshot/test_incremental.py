@@ -270,3 +270,22 @@ def test_an_element_above_the_page_stays_hidden_once_the_page_is_scrolled(
     evaluate(tab, "window.scrollTo(0, 1500)")
     names = {n.name for n in _walk(full(tab))}
     assert "Skip to content" not in names and "Off to the left" not in names
+
+
+def test_a_rescroll_answer_that_does_not_fit_what_the_host_kept_is_read_again_in_full(
+        tab: Tab, site: SiteServer) -> None:
+    """The host's kept tree and the document's last output go together; should an answer
+    name nodes the kept tree lacks, the host reads the page again in full."""
+    from webrefs.snapshot.script import QuickRead
+
+    tab.goto(site.url("/extract/scrolling.html"))
+    extract(tab)
+    book = tab.core.refs
+    frame, (token, quick) = next(iter(book.kept.items()))
+    bare = quick.tree.model_copy(update={"root": quick.tree.root.model_copy(
+        update={"children": []})})
+    book.kept[frame] = (token, QuickRead(bare, quick.next_ref, quick.root_missing, quick.hosts))
+    evaluate(tab, "window.scrollTo(0, 2000)")
+    got = extract(tab)
+    assert book.rescrolled_reads == 0 and got.root.children
+    assert same(got, full(tab)) is None
