@@ -202,12 +202,12 @@
   const moving = () => [doc, ...W.roots].some((r) => r.getAnimations().some((x) => x.pending || x.playState === 'running'));
   // ---- a read after the page's own scroll alone (no mutation, no other state changed): every
   // box the last walk measured is measured again. When each moved by exactly the scroll, or
-  // not at all (fixed to the viewport; then it moved on the page, and it must not be left of
-  // or above the page, where hiding depends on where it is) and nothing changed size
-  // (nothing sticky, no layout change), the walk's every decision stands: what changed is
-  // which nodes are seen in the viewport and the page boxes of the fixed ones. The answer
-  // names those nodes by their path of child indexes from the root; anything else: null
-  // (the walk runs).
+  // not at all (fixed or stuck to the viewport: then it moved on the page, and must not be
+  // left of or above it, where hiding depends on where it is), and none changed size, the
+  // walk's every decision stands: what changed is which nodes are seen in the viewport and
+  // the page boxes of those that stayed put. The answer names those nodes by their path of
+  // child indexes from the root; anything else (a sticky box that moved part of the way, a
+  // layout change): null (the walk runs).
   const rescroll = (since) => {
     const L = W.last, nsx = win.scrollX, nsy = win.scrollY, osx = L.scroll.x, osy = L.scroll.y;
     const dx = nsx - osx, dy = nsy - osy, g = W.geo, now = new Map();
