@@ -266,11 +266,12 @@ async def _read_frame(
             if same is not None:
                 r.quick, r.token, r.reused = same, kept[0], True
                 return
-            moved = rescrolled_since(text, kept[0], kept[1])
-            if moved is not None:
-                (r.quick, r.token), r.rescrolled = moved, True
-                return
-            if is_rescrolled(text):  # an answer that does not fit what is kept: walk it all
+            if is_rescrolled(text):
+                moved = rescrolled_since(text, kept[0], kept[1])
+                if moved is not None:
+                    (r.quick, r.token), r.rescrolled = moved, True
+                    return
+                # an answer that does not fit what is kept: walk it all
                 text = await world.extract(r.frame, {**opts, "since": None}, timeout)
         quick = quick_read(text, frames_ok=True) if quick_ok else None
         if quick is not None:

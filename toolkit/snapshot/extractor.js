@@ -238,19 +238,20 @@
     }
     const flips = [], boxes = [];
     if (changed.size) {
-      const walk = (n, path) => {
+      const path = [];  // (one path, copied only where a node changed)
+      const walk = (n) => {
         const c = changed.get(n);
         if (c) {
           if (c[0] !== !!n.inViewport) {
-            flips.push(path);
+            flips.push(path.slice());
             if (c[0]) n.inViewport = true; else delete n.inViewport;
           }
-          if (c[1]) { boxes.push([path, c[1]]); n.box = c[1]; }
+          if (c[1]) { boxes.push([path.slice(), c[1]]); n.box = c[1]; }
         }
         const kids = n.children;
-        if (kids) for (let i = 0; i < kids.length; i++) walk(kids[i], path.concat(i));
+        if (kids) for (let i = 0; i < kids.length; i++) { path.push(i); walk(kids[i]); path.pop(); }
       };
-      walk(L.root, []);
+      walk(L.root);
     }
     const se = doc.scrollingElement || doc.documentElement;
     L.scroll = { x: nsx, y: nsy };

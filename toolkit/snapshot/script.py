@@ -193,7 +193,9 @@ def _frame_paths(root: Node) -> list[tuple[int, ...]]:
 
 
 _UNCHANGED_HEAD = '{"version":2,"unchanged":'
-_WATCH_RE = re.compile(r',"watch":"([A-Za-z0-9.]{1,60})"')
+_TOKEN = r"[A-Za-z0-9.]{1,60}"
+"""What a watch token looks like (the extractor makes them)."""
+_WATCH_RE = re.compile(rf',"watch":"({_TOKEN})"')
 
 
 def watch_token(text: str) -> str | None:
@@ -238,7 +240,7 @@ class _Rescrolled(BaseModel):
     boxes: list[tuple[list[StrictInt], Box]]
     """Path and new box of each node fixed to the viewport (so moved on the page)."""
     js_time_ms: float = Field(alias="jsTimeMs")
-    watch: str = Field(pattern=r"^[A-Za-z0-9.]{1,60}$")
+    watch: str = Field(pattern=rf"^{_TOKEN}$")
 
 
 def is_rescrolled(text: object) -> bool:
