@@ -7,7 +7,8 @@ the token of its last read), and a read after a small change made by a page scri
 edited, an element hidden, the page scrolled: one of them per page, in turn, or those named
 with ``--change``). Each incremental read is compared with a full read of the same state,
 node by node (the in-page time aside); any difference is reported. Reads that walked the page
-in full (neither unchanged nor after the page's scroll alone) are counted as fallbacks.
+in full (neither unchanged, nor after the page's scroll alone or text edited in place alone)
+are counted as fallbacks.
 
     python benchmarks/bench_incremental.py [--corpus DIR] [--limit N] [--repeat 3]
         [--change text|hide|scroll ...] [--json FILE]
@@ -59,11 +60,16 @@ def comparable(tree: PageTree) -> dict[str, Any]:
 async def timed_read(tab: BenchTab, full: bool) -> tuple[float, PageTree, bool]:
     if full:
         tab.refs.kept.clear()
-    before = tab.refs.unchanged_reads + tab.refs.rescrolled_reads
+    before = _not_walked(tab)
     t0 = time.perf_counter()
     tree = await extract_page(tab.page, tab.refs)
     ms = (time.perf_counter() - t0) * 1000
-    return ms, tree, tab.refs.unchanged_reads + tab.refs.rescrolled_reads > before
+    return ms, tree, _not_walked(tab) > before
+
+
+def _not_walked(tab: BenchTab) -> int:
+    """Reads that did not walk the whole page (unchanged, after a scroll or a text edit)."""
+    return tab.refs.unchanged_reads + tab.refs.rescrolled_reads + tab.refs.retexted_reads
 
 
 async def measure(page: Page, tab: BenchTab, change: str, repeat: int) -> dict[str, Any]:

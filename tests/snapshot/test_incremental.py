@@ -289,3 +289,98 @@ def test_a_rescroll_answer_that_does_not_fit_what_the_host_kept_is_read_again_in
     got = extract(tab)
     assert book.rescrolled_reads == 0 and got.root.children
     assert same(got, full(tab)) is None
+
+
+# Text edited in place by the page: (script, whether the read walks only around it). Each is
+# done there and back; every read must equal a full read.
+TEXT_EDITS: dict[str, tuple[str, bool]] = {
+    "a text node's data": ("(t => { t.data = t.data.startsWith('3') ? '4 orders are open.' "
+                           ": '3 orders are open.'; })("
+                           "document.getElementById('status').firstChild)", True),
+    "an element's text swapped": ("(e => { e.textContent = e.textContent.length > 20 ? "
+                                  "'5 open.' : '5 orders are open, 2 are late.'; })("
+                                  "document.getElementById('status'))", True),
+    "inline text in a link": ("(e => { e.textContent = e.textContent === '3' ? '12' : '3'; })("
+                              "document.getElementById('count'))", True),
+    "a heading inside a link": ("(e => { e.firstChild.data = e.textContent === '1001' ? '2002' "
+                                ": '1001'; })(document.getElementById('num'))", True),
+    "a button's content": ("(e => { e.textContent = e.textContent === 'draft' ? 'copy' : "
+                           "'draft'; })(document.querySelector('#btn b'))", True),
+    "a line that wraps": ("(e => { e.textContent = e.textContent === 'Short.' ? "
+                          "'A much longer text. '.repeat(9) : 'Short.'; })("
+                          "document.getElementById('long'))", True),
+    "a cell": ("(t => { t.data = t.data === '4.00' ? '5.25' : '4.00'; })("
+               "document.getElementById('price').firstChild)", True),
+    "a list item's inline part": ("(e => { e.textContent = e.textContent === 'and a half' ? "
+                                  "'and more' : 'and a half'; })("
+                                  "document.querySelector('#list em'))", True),
+    "fixed to the viewport": ("(e => { e.textContent = e.textContent === '10:00' ? '10:01' : "
+                              "'10:00'; })(document.getElementById('clock'))", True),
+    "in a shadow root": ("(b => { b.textContent = b.textContent === 'text' ? 'words' : "
+                         "'text'; })("
+                         "document.getElementById('host').shadowRoot.querySelector('b'))", True),
+    "two places at once": ("document.getElementById('count').textContent += '0';"
+                           "document.getElementById('price').firstChild.data += '0'", True),
+    "inside a label": ("(e => { e.textContent = e.textContent === 'name' ? 'full name' : "
+                       "'name'; })(document.getElementById('lt'))", True),
+    "a name by reference": ("(e => { e.textContent = e.textContent === 'Total' ? 'Sum' : "
+                            "'Total'; })(document.getElementById('lbl'))", True),
+    "a name by reference elsewhere": ("(e => { e.textContent = e.textContent === 'Amount due' ? "
+                                      "'To pay' : 'Amount due'; })(document.getElementById('due'))",
+                                      True),
+    "blank to text": ("(t => { t.data = /\\S/.test(t.data) ? ' ' : 'Now some text'; })("
+                      "document.getElementById('blank').firstChild)", False),
+    "text to empty": ("(e => { e.textContent = e.textContent ? '' : 'new'; })("
+                      "document.getElementById('tag'))", False),
+    "text and an attribute": ("(e => { e.firstChild.data += '!'; e.title = e.title ? '' : 'x'; })("
+                              "document.getElementById('status'))", False),
+    "the title": ("document.title = document.title === 'Text edits' ? 'Edited' : 'Text edits'",
+                  False),
+}
+
+
+@pytest.mark.parametrize("what", list(TEXT_EDITS))
+def test_a_text_edit_walks_only_around_it(tab: Tab, site: SiteServer, what: str) -> None:
+    """Text edited in place: the document walks again only the element nearest above the
+    edit (and names the nodes above it again), measures the other boxes, and the host's
+    tree is what a full read gives, refs included; edits it cannot vouch for that way
+    (text that names another element, text out of or into blank, anything else changed)
+    are walked in full."""
+    script, alone = TEXT_EDITS[what]
+    tab.goto(site.url("/extract/retext.html"))
+    extract(tab)
+    book = tab.core.refs
+    for turn in range(2):  # there and back
+        before = book.retexted_reads
+        evaluate(tab, script)
+        got = extract(tab)
+        assert book.retexted_reads == before + alone, f"turn {turn}"
+        diff = same(got, full(tab))
+        assert diff is None, f"turn {turn}: {diff}"
+
+
+def test_a_text_edit_shows_in_names_and_moved_boxes(tab: Tab, site: SiteServer) -> None:
+    """What a text edit changes outside the walked subtree: the name of a link holding the
+    edited heading, and the boxes below a paragraph that grew by lines."""
+    tab.goto(site.url("/extract/retext.html"))
+    first = extract(tab)
+    book = tab.core.refs
+    evaluate(tab, TEXT_EDITS["a heading inside a link"][0])
+    evaluate(tab, TEXT_EDITS["a line that wraps"][0])
+    got = extract(tab)
+    assert book.retexted_reads == 1
+    assert find(got, role="link", name="Order 2002 Shipped today").ref == find(
+        first, role="link", name="Order 1001 Shipped today").ref
+    was, now = find(first, name="a link"), find(got, name="a link")
+    assert was.box is not None and now.box is not None and now.box.y > was.box.y + 30
+    assert same(got, full(tab)) is None
+    # text that names an element elsewhere names it again
+    evaluate(tab, TEXT_EDITS["a name by reference elsewhere"][0])
+    assert find(extract(tab), role="button", name="To pay").ref == find(
+        first, role="button", name="Amount due").ref
+    assert book.retexted_reads == 2
+    # a script's text shows nowhere: no change at all
+    unchanged = book.unchanged_reads
+    evaluate(tab, "(e => { e.textContent += ' '; })(document.querySelector('body script'))")
+    extract(tab)
+    assert book.unchanged_reads == unchanged + 1

@@ -180,6 +180,9 @@ class Tally:
     rescrolled: int = 0
     """Reads after the page's own scroll alone, answered with the boxes measured again and
     no walk (each compared with a full read)."""
+    retexted: int = 0
+    """Reads after text edited in place alone, which walked only around the edits (each
+    compared with a full read)."""
     walked: int = 0
     """Reads that walked the page in full."""
     made: dict[str, int] = field(default_factory=dict)
@@ -212,11 +215,15 @@ def fuzz_page(tab: Tab, url: str, rng: random.Random, tally: Tally) -> None:
     extract(tab)
     for step in range(STEPS):
         made = []
-        # a step of its own now and then: the page scrolled and nothing else
-        alone = rng.random() < 0.2
-        for _ in range(1 if alone else rng.choice((0, 1, 1, 2))):
-            kind = "scroll" if alone else rng.choice(KINDS)
-            b = 0.6 + rng.random() * 0.4 if alone else rng.random()  # (the page, not a box)
+        # steps of their own now and then: the page scrolled and nothing else, or text
+        # edited and nothing else
+        pick = rng.random()
+        alone = "scroll" if pick < 0.2 else "text" if pick < 0.4 else None
+        many = (1 if alone == "scroll" else rng.choice((1, 1, 2, 3)) if alone
+                else rng.choice((0, 1, 1, 2)))
+        for _ in range(many):
+            kind = alone or rng.choice(KINDS)
+            b = 0.6 + rng.random() * 0.4 if alone == "scroll" else rng.random()  # (the page)
             did = evaluate(tab, MUTATE, [kind, rng.random(), b])
             if did:
                 made.append(did)
@@ -224,7 +231,7 @@ def fuzz_page(tab: Tab, url: str, rng: random.Random, tally: Tally) -> None:
         if not alone and rng.random() < 0.2:
             tab.runner.run(tab.core.page.mouse.move(rng.randint(0, 1279), rng.randint(0, 719)))
             made.append("pointer moved")
-        before = (book.unchanged_reads, book.rescrolled_reads)
+        before = (book.unchanged_reads, book.rescrolled_reads, book.retexted_reads)
         moves = evaluate(tab, MOVES)
         got = extract(tab)
         tally.steps += 1
@@ -232,6 +239,8 @@ def fuzz_page(tab: Tab, url: str, rng: random.Random, tally: Tally) -> None:
             tally.vouched += 1
         elif book.rescrolled_reads > before[1]:
             tally.rescrolled += 1
+        elif book.retexted_reads > before[2]:
+            tally.retexted += 1
         else:
             tally.walked += 1
             continue
@@ -263,7 +272,8 @@ def test_random_changes_on_corpus_pages_never_leave_a_stale_read(
         fuzz_page(tab, f"{base}/page/{i}.html", rng, tally)
     print(f"{len(names)} pages, {tally.steps} steps: {tally.vouched} reads vouched for (each "
           f"compared with a full read), {tally.rescrolled} after a scroll alone (each compared "
-          f"too), {tally.walked} walked in full; changes made: "
+          f"too), {tally.retexted} after text edits alone (compared too), {tally.walked} walked in "
+          f"full; changes made: "
           f"{dict(sorted(tally.made.items()))}; differences over a page that moved by itself: "
           f"{tally.moving}")
     assert tally.stale == [], "\n".join(tally.stale[:10])
@@ -275,5 +285,7 @@ def test_random_changes_on_corpus_pages_never_leave_a_stale_read(
     assert tally.made.get("scroll box", 0) >= max(3, tally.steps // 150), tally.made
     assert tally.vouched >= len(names) and tally.walked >= len(names) * 2, tally
     assert tally.rescrolled >= tally.steps // 40, tally
+    assert tally.retexted >= tally.steps // 40, tally
     # and a page moving by itself is rare enough that it hides little
-    assert len(tally.moving) <= max(2, (tally.vouched + tally.rescrolled) // 20), tally.moving
+    compared = tally.vouched + tally.rescrolled + tally.retexted
+    assert len(tally.moving) <= max(2, compared // 20), tally.moving

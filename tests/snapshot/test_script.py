@@ -8,7 +8,14 @@ import pytest
 import webrefs
 from webrefs import Tab, extractor_script, parse_snapshot_json
 from webrefs.errors import SnapshotFormatError
-from webrefs.snapshot.script import is_rescrolled, quick_read, rescrolled_since, script_body
+from webrefs.snapshot.script import (
+    is_rescrolled,
+    is_retexted,
+    quick_read,
+    rescrolled_since,
+    retexted_since,
+    script_body,
+)
 
 from tests.helpers.extracting import evaluate, find
 from tests.helpers.server import SiteServer
@@ -45,7 +52,7 @@ def test_script_is_a_documented_versioned_function_expression() -> None:
     assert script.lstrip().startswith("/*") and "version 2" in script
     assert "(opts) =>" in script
     # what is evaluated in every frame (the function, without its doc comment) is kept small
-    assert len(script_body().encode()) < 61_000
+    assert len(script_body().encode()) < 76_000
     for key in ("maxNodes", "maxTextPerNode", "contentRefs", "prefix", "nextRef", "rootSelector"):
         assert key in script
 
@@ -231,3 +238,61 @@ def test_a_rescroll_answer_that_does_not_fit_the_kept_read_is_refused(text: str)
 def test_only_a_rescroll_answer_is_one() -> None:
     assert not is_rescrolled(json.dumps(VALID)) and not is_rescrolled(None)
     assert not is_rescrolled('{"version":2,"unchanged":"w1.abc","jsTimeMs":0.1}')
+
+
+def _retexted(**over: object) -> str:
+    answer = {"version": 2, "retexted": "w1.abc",
+              "nodes": [[[3], {"text": "hello again"}],
+                        [[0], {"tag": "a", "role": "link", "name": "Home page", "ref": "e1",
+                               "attrs": {"href": "/"}, "box": [1, 2, 60, 10],
+                               "inViewport": True, "children": [{"tag": "b", "ref": "e4"}]}]],
+              "names": [], "flips": [[1]], "boxes": [[[2], [5, 60, 90, 20]]],
+              "document": {"width": 1280, "height": 2020}, "nextRef": 5,
+              "stats": {**VALID["stats"], "emittedNodes": 4, "visitedNodes": 11},
+              "jsTimeMs": 0.7, "watch": "w2.def"}
+    answer.update(over)
+    return json.dumps(answer, separators=(",", ":"))
+
+
+def test_a_read_after_a_text_edit_replaces_only_the_subtrees_walked_again() -> None:
+    kept = quick_read(json.dumps(VALID))
+    assert kept is not None
+    edited = retexted_since(_retexted(), "w1.abc", kept)
+    assert edited is not None
+    quick, token = edited
+    assert token == "w2.def" and quick.next_ref == 5
+    tree = quick.tree
+    assert tree.document.height == 2020 and tree.stats.emitted_nodes == 4
+    assert tree.stats.visited_nodes == 11 and tree.stats.js_time_ms == 0.7
+    link, field, select, text = tree.root.children
+    assert link.name == "Home page" and link.children[0].ref == "e4" and link.box.w == 60
+    assert text.text == "hello again"
+    assert field.in_viewport and select.box == (5, 60, 90, 20)  # moved by the edit
+    assert field.model_copy(update={"in_viewport": False}) == kept.tree.root.children[1]
+    assert kept.tree.root.children[0].name == "Home"  # the kept tree is not changed
+    # names above a walked subtree
+    named = retexted_since(_retexted(nodes=[], names=[[[2], "Colour"]]), "w1.abc", kept)
+    assert named is not None and named[0].tree.root.children[2].name == "Colour"
+
+
+@pytest.mark.parametrize("text", [
+    _retexted(retexted="w0.old"),  # not the kept read's token
+    _retexted(nodes=[[[7], {"text": "x"}]]),  # no such node
+    _retexted(nodes=[[[0], {"text": "x"}]], flips=[[0, 0]]),  # inside a new subtree
+    _retexted(names=[[[0, 0], "x"]]),
+    _retexted(nodes=[[[1], {"tag": 5}]]),  # not a node
+    _retexted(nextRef=2),  # the counter went back
+    _retexted(stats={"domNodes": "many"}),
+    _retexted(watch="not a token!"),
+    _retexted(extra=1),
+    _retexted()[:-10],
+])
+def test_a_retext_answer_that_does_not_fit_the_kept_read_is_refused(text: str) -> None:
+    kept = quick_read(json.dumps(VALID))
+    assert kept is not None and is_retexted(text)
+    assert retexted_since(text, "w1.abc", kept) is None
+
+
+def test_only_a_retext_answer_is_one() -> None:
+    assert not is_retexted(json.dumps(VALID)) and not is_retexted(_rescrolled())
+    assert not is_retexted(None)

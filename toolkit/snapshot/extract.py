@@ -39,9 +39,11 @@ from ..models import FrameInfo, PageTree
 from .script import (
     QuickRead,
     is_rescrolled,
+    is_retexted,
     load_frame_json,
     quick_read,
     rescrolled_since,
+    retexted_since,
     stitched_from_dict,
     tree_from_dict,
     unchanged_since,
@@ -129,6 +131,9 @@ class _FrameRead:
     rescrolled: bool = False
     """The document answered that only its scroll changed since the last read: the kept
     tree, moved (see :func:`~.script.rescrolled_since`)."""
+    retexted: bool = False
+    """The document answered that only text was edited in place since the last read: the
+    kept tree with the subtrees it walked again (see :func:`~.script.retexted_since`)."""
 
 
 async def extract_page(
@@ -184,6 +189,8 @@ async def extract_page(
                 book.unchanged_reads += 1
             elif r.rescrolled:
                 book.rescrolled_reads += 1
+            elif r.retexted:
+                book.retexted_reads += 1
             else:
                 book.full_reads += 1
             if r.token is not None:
@@ -272,6 +279,13 @@ async def _read_frame(
                     (r.quick, r.token), r.rescrolled = moved, True
                     return
                 # an answer that does not fit what is kept: walk it all
+                text = await world.extract(r.frame, {**opts, "since": None}, timeout)
+            elif is_retexted(text):
+                edited = retexted_since(text, kept[0], kept[1])
+                if edited is not None and _foreign_ref_in(
+                        edited[0].tree, edited[0].next_ref, r.prefix, int(opts["nextRef"])) is None:
+                    (r.quick, r.token), r.retexted = edited, True
+                    return
                 text = await world.extract(r.frame, {**opts, "since": None}, timeout)
         quick = quick_read(text, frames_ok=True) if quick_ok else None
         if quick is not None:

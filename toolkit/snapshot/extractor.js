@@ -31,7 +31,12 @@
  *                   page's own scroll did, {version, rescrolled: token, scroll, document,
  *                   flips, boxes, jsTimeMs, watch}: the last output with these scroll offsets
  *                   and document size, inViewport turned over on the nodes at the `flips`
- *                   paths (child indexes from root) and `boxes` ([path, box] each) (null)
+ *                   paths (child indexes from root) and `boxes` ([path, box] each); when
+ *                   only text was edited in place, {version, retexted: token, nodes, names,
+ *                   flips, boxes, document, nextRef, stats, jsTimeMs, watch}: the last
+ *                   output with the nodes at the `nodes` paths replaced ([path, node] each),
+ *                   the names at the `names` paths ([path, name]), and flips, boxes,
+ *                   document, nextRef and stats as given (null)
  *
  * Output object:
  *   version      2
@@ -146,14 +151,39 @@
   // ---- unchanged document (`since`: the token of the last output; see ARCHITECTURE.md) ----
   const WKEY = JSON.stringify([MAX_NODES, MAX_TEXT, MAX_ATTR, SLACK, MAX_DEPTH, MAX_OPTIONS,
     CONTENT_REFS, PREFIX, o.maxTimeMs, o.rootSelector, PROBE]);
-  const MO = { subtree: true, childList: true, attributes: true, characterData: true };
+  const MO = { subtree: true, childList: true, attributes: true, characterData: true, characterDataOldValue: true };
   const MEDIA = ('print|(prefers-color-scheme:dark)|(prefers-reduced-motion:reduce)|(forced-colors:active)|' +
     '(prefers-contrast:more)|(hover:hover)|(pointer:coarse)|(pointer:fine)').split('|');
   let W = reg.watch;
   if (!W || W.doc !== doc) {
     const touch = () => { W.dirty = true; };
-    W = { doc, dirty: true, n: 0, roots: new Set(), sc: [], mo: new MutationObserver(touch),
-      last: null, geo: [], boxed: [], framed: [],
+    // Text edited in place (a text node's data, or an element's text nodes swapped for
+    // others) is kept apart, by the element holding the text: the next read may walk only
+    // around it (see reread). Not so for text in or out of blank (:empty, blank runs), in a
+    // style sheet or the title; any other change dirties the watch (a script's text, none).
+    const LIT = /\S/, UNREAD = new Set(['style', 'title']), UNSHOWN = new Set(['script', 'noscript']);
+    const lit = (list) => {
+      let any = false;
+      for (const x of list) {
+        if (x.nodeType === 3) any = any || LIT.test(x.data);
+        else if (x.nodeType !== 8) return null;  // (comments show nothing)
+      }
+      return any;
+    };
+    const note = (recs) => {
+      for (let i = 0; i < recs.length && !W.dirty; i++) {
+        const r = recs[i], t = r.target;
+        let k = null;
+        if (r.type === 'characterData') {
+          if (t.nodeType === 8) continue;
+          if (t.nodeType === 3 && LIT.test(r.oldValue || '') && LIT.test(t.data)) k = t.parentNode;
+        } else if (r.type === 'childList' && lit(r.removedNodes) && lit(r.addedNodes)) k = t;
+        if (k && UNSHOWN.has(k.localName)) continue;  // (a script's text shows nowhere)
+        if (k && !UNREAD.has(k.localName)) W.texts.add(k); else W.dirty = true;
+      }
+    };
+    W = { doc, dirty: true, n: 0, roots: new Set(), sc: [], mo: new MutationObserver(note), note,
+      texts: new Set(), last: null, geo: [], boxed: [], framed: [], nodeOf: new Map(), cuts: null,
       media: MEDIA.map((q) => win.matchMedia(q)),
       fields: ['input', 'textarea', 'select'].map((t) => doc.getElementsByTagName(t)) };
     // (the page's own scroll is in the state list: a read after it alone reads the geometry)
@@ -211,7 +241,7 @@
   const rescroll = (since) => {
     const L = W.last, nsx = win.scrollX, nsy = win.scrollY, osx = L.scroll.x, osy = L.scroll.y;
     const dx = nsx - osx, dy = nsy - osy, g = W.geo, now = new Map();
-    for (let i = 0; i < g.length; i += 2) {
+    for (let i = 0; i < g.length; i += 3) {
       const el = g[i], a = g[i + 1], r = el.getBoundingClientRect();
       if (r.width !== a.width || r.height !== a.height) return null;
       if (r.left !== a.left - dx || r.top !== a.top - dy) {
@@ -261,9 +291,11 @@
     return JSON.stringify({ version: 2, rescrolled: since, scroll: L.scroll, document: L.document,
       flips, boxes, jsTimeMs: performance.now() - t0, watch: W.token });
   };
+  let retext = null;
   if (typeof o.since === 'string' && W.token === o.since && W.key === WKEY &&
       Math.max(num(o.nextRef, 1), book.next) === W.next) {
-    let same = !W.dirty && W.mo.takeRecords().length === 0 && !moving(), scrolled = false;
+    W.note(W.mo.takeRecords());
+    let same = !W.dirty && !moving(), scrolled = false;
     if (same) {
       const st = stateNow(), was = W.seen;
       // (3 and 4: the page's scroll offsets)
@@ -271,15 +303,21 @@
         ((i === 3 || i === 4) && (scrolled = true)));
     }
     if (pageMoved()) same = false;  // (asked every time: the asking resets it)
-    if (same && !scrolled) return JSON.stringify({ version: 2, unchanged: W.token, jsTimeMs: performance.now() - t0 });
-    const moved = same && W.last ? rescroll(o.since) : null;
+    const edited = W.texts.size > 0;
+    if (same && !scrolled && !edited) return JSON.stringify({ version: 2, unchanged: W.token, jsTimeMs: performance.now() - t0 });
+    if (same && edited && !scrolled && W.last) retext = W.texts;  // (read once the walk is set up)
+    const moved = same && !edited && W.last ? rescroll(o.since) : null;
     if (moved) return moved;
   }
-  W.token = null;
-  W.last = null;
-  W.geo = [];
-  W.boxed = [];
-  W.framed = [];
+  const forget = () => {
+    W.token = null;
+    W.last = null;
+    W.geo = [];
+    W.boxed = [];
+    W.framed = [];
+    W.nodeOf = new Map();
+  };
+  if (!retext) forget();
   const scrollers = [];
   const seeRoot = (r) => { if (!W.roots.has(r)) { W.roots.add(r); W.mo.observe(r, MO); } };
 
@@ -292,9 +330,12 @@
   // runs of white space to one space (a string whose only white space is single spaces is kept)
   const WS_RUN = /\s\s|[^\S ]/;
   const fold = (s) => (WS_RUN.test(s) ? s.replace(/\s+/g, ' ') : s).trim();
+  // cuts made, by reason (a read after a text edit subtracts those of the subtrees it walks again)
+  const cuts = { maxTextPerNode: 0, maxAttr: 0, maxOptions: 0 };
+  const cut = (why) => { reasons.add(why); cuts[why]++; };
   const cap = (s, max, why) => {
     if (s.length > max) {
-      reasons.add(why);
+      cut(why);
       if (s.length > max + SLACK) s = s.slice(0, max + SLACK - 1) + '\u2026';
     }
     return wellFormed(s);
@@ -404,8 +445,9 @@
   // ---- visibility -----------------------------------------------------------------------------
   const vw = win.innerWidth, vh = win.innerHeight, sx = win.scrollX, sy = win.scrollY;
   const pageScroller = doc.scrollingElement;
-  // every box measured (element, rect), the nodes given a box and the iframe nodes (with
-  // their element and style): what a read after a scroll alone measures again (see rescroll)
+  // every box measured (element, rect, fixed to the viewport), the nodes given a box and the
+  // iframe nodes (with their element and style): what a read after a scroll alone, or after
+  // text edited in place, measures again (see rescroll, reread)
   const geo = [], boxed = [], framed = [];
   const CLIP_RE = /rect\(\s*(-?[\d.]+)px,?\s*(-?[\d.]+)px,?\s*(-?[\d.]+)px,?\s*(-?[\d.]+)px/;
   const INSET_RE = /^inset\(\s*(?:5\d|[6-9]\d|100)%/;
@@ -475,7 +517,7 @@
     if (gone(cs, display, tag, clipPath)) return false;
     if (display === 'inline') return null;
     const rect = el.getBoundingClientRect();
-    geo.push(el, rect);
+    geo.push(el, rect, cs.position === 'fixed');
     return hiddenBox(el, cs, rect, clipPath) ? false : rect;
   }
   // Elements a name's content found seen, with drawn()'s rect: the walk, which comes to them
@@ -897,7 +939,7 @@
       if (op.disabled) item.disabled = true;
       out.push(item);
     }
-    if (list.length > n) reasons.add('maxOptions');
+    if (list.length > n) cut('maxOptions');
     return out;
   }
 
@@ -1011,19 +1053,37 @@
     return [items, null];
   }
 
-  if (o.rootSelector) {
-    const el = doc.querySelector(o.rootSelector);
-    if (el) stack.push('auto', 0, false, 0, root, el);
-    else rootMissing = true;
-  } else if (rootEl) {
-    const rcs = win.getComputedStyle(rootEl);
-    const [items, only] = splitKids(kidsOf(rootEl), rcs, rcs.visibility === 'visible', undefined,
-      rcs.cursor);
-    if (only) root.text = only;
-    else pushItems(items, root, 0, false, 0, rcs.cursor);
+  function begin() {
+    if (o.rootSelector) {
+      const el = doc.querySelector(o.rootSelector);
+      if (el) stack.push('auto', 0, false, 0, root, el);
+      else rootMissing = true;
+    } else if (rootEl) {
+      const rcs = win.getComputedStyle(rootEl);
+      const [items, only] = splitKids(kidsOf(rootEl), rcs, rcs.visibility === 'visible', undefined,
+        rcs.cursor);
+      if (only) root.text = only;
+      else pushItems(items, root, 0, false, 0, rcs.cursor);
+    }
   }
 
+  // Each emitted element, for a read after a text edit (see reread): element -> [node, parent
+  // node, suppressText, inside, parentCursor, depth, clickable, then the counts (visited,
+  // skipped, emitted, cuts by reason: see `counts`) at its start (7-12) and, once its
+  // subtree is walked, at its end (13-18)]
+  const nodeOf = new Map();
+  const open = [];  // entry, stack height under its items; ... (subtrees being walked)
+  const counts = () => [visited, skipped, emitted, cuts.maxTextPerNode, cuts.maxAttr, cuts.maxOptions];
+  const close = (h) => {
+    while (open.length && open[open.length - 1] >= h) {
+      open.pop();
+      open.pop().push(visited, skipped, emitted, cuts.maxTextPerNode, cuts.maxAttr, cuts.maxOptions);
+    }
+  };
+
+  function walk() {
   while (stack.length) {
+    if (open.length) close(stack.length);
     if (emitted >= MAX_NODES) { reasons.add('maxNodes'); break; }
     if (visited >= MAX_VISITED) { reasons.add('maxVisited'); break; }
     if ((++loops & 255) === 0 && performance.now() > deadline) { reasons.add('maxTime'); break; }
@@ -1033,6 +1093,8 @@
       if (!sup) { addChild(p, { text: el }); emitted++; }
       continue;
     }
+    const v0 = visited, s0 = skipped, e0 = emitted, t0c = cuts.maxTextPerNode, a0c = cuts.maxAttr,
+      o0c = cuts.maxOptions;
     visited++;
     const tag = el.localName;
     if (SKIP.has(tag)) continue;
@@ -1127,7 +1189,7 @@
       const v = valueOf(el, tag, role);
       if (v !== null && v !== '') n.value = v;
       if (tag === 'select') n.options = optionsOf(el);
-      if (!rect && !contents) geo.push(el, rect = el.getBoundingClientRect());
+      if (!rect && !contents) geo.push(el, rect = el.getBoundingClientRect(), false);  // (inline: never fixed)
       if (rect) {
         n.box = [Math.round(rect.left + sx), Math.round(rect.top + sy), Math.round(rect.width), Math.round(rect.height)];
         if (rect.width > 0 && rect.height > 0 && rect.right > 0 && rect.bottom > 0 && rect.left < vw && rect.top < vh) n.inViewport = true;
@@ -1153,6 +1215,9 @@
       }
       addChild(p, n);
       emitted++;
+      const entry = [n, p, sup, inter, pcur, d, clickable, v0, s0, e0, t0c, a0c, o0c];
+      nodeOf.set(el, entry);
+      open.push(entry, stack.length);
       if (d + 1 < MAX_DEPTH) { out = n; depth = d + 1; } else if (items) { reasons.add('maxDepth'); }
     }
     if (items) {
@@ -1161,7 +1226,7 @@
         delegate ? DELEGATE : cursor);
     }
   }
-
+  close(0);
   // A box that is clickable only by its cursor and holds nothing but two or more controls (a
   // toolbar: "Reply", "Forward") is not a control itself: a click on it hits one of them.
   for (const [n, el] of pointerOnly) {
@@ -1170,6 +1235,234 @@
     if (el.hasAttribute('onclick') || el.onclick != null || probed(el)) continue;
     delete n.clickable; delete n.ref; delete n.name; delete n.hint;
   }
+  pointerOnly.length = 0;
+  }
+
+  // ---- a read after text edited in place alone (see `note` in the watch). The element the
+  // last walk emitted nearest above each edit is walked again, with what it was walked with
+  // (from the text's parent when that is an inline element its own parent may fold into its
+  // text). Every other box the last walk measured is measured again: each must be unchanged,
+  // or have moved or resized with every decision made on it standing (over 1 px each way, on
+  // the page, in the viewport if fixed to it). The emitted nodes above are named again (a
+  // name from content). The answer gives the new subtrees, the new names, and the new boxes
+  // and viewport flags of the nodes that moved, by path; stats and nextRef are the read's.
+  // Anything else (text in a label or in an element referred to by id, no emitted element
+  // above, an iframe or a cut other than of text where it is, a subtree now emitted
+  // otherwise, a name gained or lost, a new kind of cut): null (the page is walked in full).
+  function reread(ks) {
+    const L = W.last, g = W.geo, old = W.nodeOf, R = L.root;
+    // (a walk cut at maxNodes is cut at the same node again when no subtree changes its count)
+    const capped = L.stats.truncatedReasons.includes('maxNodes');
+    if (o.rootSelector || ownsOf.size || !W.counts ||
+        L.stats.truncatedReasons.some((r) => !(r in cuts) && r !== 'maxNodes')) return null;
+    const up = (x) => {
+      const q = x.parentNode;
+      return !q ? null : q.nodeType === 11 ? q.host : q.nodeType === 1 ? q : null;
+    };
+    const tops = new Map();
+    const from = (s) => {
+      while (s && !old.has(s)) s = up(s);
+      if (s) tops.set(s, old.get(s));
+      return !!s;
+    };
+    for (const k of ks) {
+      if (!k.isConnected) return null;
+      let s = k.nodeType === 11 ? k.host : k;
+      // (text that names or describes another element: that one is walked again too)
+      for (let a = s; a; a = up(a)) {
+        if (a.localName === 'label' && a.control && !from(a.control)) return null;
+        if (a.id) {
+          const q = CSS.escape(a.id);
+          for (const x of a.getRootNode().querySelectorAll(`[aria-labelledby~="${q}"],[aria-describedby~="${q}"]`)) {
+            if (!from(x)) return null;
+          }
+        }
+      }
+      if (s === k && INLINE.has(k.localName) && k.firstElementChild === null && !k.shadowRoot) s = up(k);
+      if (!from(s)) return null;
+    }
+    const byNode = new Map();  // node -> its element
+    for (const [el, e] of old) byNode.set(e[0], el);
+    const parentOf = (n) => { const el = byNode.get(n); return el ? old.get(el)[1] : null; };
+    const pathOf = (n) => {
+      const path = [];
+      for (let c = n; c !== R; ) {
+        const q = parentOf(c), i = q && q.children ? q.children.indexOf(c) : -1;
+        if (i < 0) return null;
+        path.push(i);
+        c = q;
+      }
+      return path.reverse();
+    };
+    const topNodes = new Set(Array.from(tops.values(), (e) => e[0]));
+    const roots = [];
+    for (const [el, e] of tops) {
+      if (e.length < 19) return null;
+      let inner = false;
+      for (let c = e[1]; c && c !== R && !inner; c = parentOf(c)) inner = topNodes.has(c);
+      if (inner) continue;
+      const path = pathOf(e[0]);
+      if (!path) return null;
+      roots.push([el, e, path]);
+    }
+    roots.sort((a, b) => {
+      const x = a[2], y = b[2];
+      for (let i = 0; i < x.length && i < y.length; i++) if (x[i] !== y[i]) return x[i] - y[i];
+      return x.length - y.length;
+    });
+    // the old subtrees (no iframe in them)
+    const gone = new Set();
+    for (const [, e] of roots) {
+      const todo = [e[0]];
+      while (todo.length) {
+        const n = todo.pop();
+        if (n.frame) return null;
+        gone.add(n);
+        if (n.children) todo.push(...n.children);
+      }
+    }
+    // every other box: unchanged, or moved with its decisions standing
+    const rootEls = new Set(roots.map((r) => r[0]));
+    const inside = (el) => { for (let a = el; a; a = up(a)) if (rootEls.has(a)) return true; return false; };
+    // (a box of no area is hidden or not whatever its place; one with area, where it is)
+    const placed = (r, fixed) => !(r.width > 0 && r.height > 0) || (fixed
+      ? r.right > 0 && r.bottom > 0 && r.left < vw && r.top < vh : r.right + sx > 0 && r.bottom + sy > 0);
+    const now = new Map();
+    for (let i = 0; i < g.length; i += 3) {
+      const el = g[i], a = g[i + 1], r = el.getBoundingClientRect();
+      const sized = r.width === a.width && r.height === a.height;
+      if (sized && r.left === a.left && r.top === a.top) continue;
+      if (!inside(el) && !((sized || (a.width > 1 && a.height > 1 && r.width > 1 && r.height > 1)) &&
+          placed(a, g[i + 2]) && placed(r, g[i + 2]))) return null;
+      now.set(el, r);
+    }
+    for (let i = 0; i < W.framed.length; i += 3) {
+      const n = W.framed[i], el = W.framed[i + 1], cs = W.framed[i + 2], r = now.get(el);
+      if (r && (n.frame.cx !== Math.round(r.left + sx + el.clientLeft + (parseFloat(cs.paddingLeft) || 0)) ||
+          n.frame.cy !== Math.round(r.top + sy + el.clientTop + (parseFloat(cs.paddingTop) || 0)))) return null;
+    }
+    // the subtrees walked again, each from the counts it started at (moved by the changes
+    // of those before it), then the totals: the last read's, with those changes
+    const was = W.counts, total = was.slice(), made = [];
+    iframes = L.iframes;
+    for (const [el, e] of roots) {
+      const holder = {};
+      [visited, skipped, emitted, cuts.maxTextPerNode, cuts.maxAttr, cuts.maxOptions] =
+        total.map((v, j) => e[7 + j] + v - was[j]);
+      const c0 = counts();
+      stack.push(e[4], e[3], e[2], e[5], holder, el);
+      walk();
+      const n = e[0], k = holder.children, nn = k && k.length === 1 ? k[0] : null;
+      if (!nn || nn.tag !== n.tag || nn.role !== n.role || nn.ref !== n.ref || !nn.clickable !== !n.clickable) return null;
+      const delta = counts().map((v, j) => v - c0[j] - (e[13 + j] - e[7 + j]));
+      if (capped && delta[2] !== 0) return null;
+      for (let j = 0; j < 6; j++) total[j] += delta[j];
+      made.push([nn, delta]);
+    }
+    [visited, skipped, emitted, cuts.maxTextPerNode, cuts.maxAttr, cuts.maxOptions] = total;
+    if (reasons.has('maxNodes') || reasons.has('maxVisited') || reasons.has('maxTime') ||
+        reasons.has('maxDepth') || iframes !== L.iframes) return null;
+    // names from content above them
+    const kept = counts(), names = [], renamed = new Set();
+    for (const [, e, path] of roots) {
+      let depth = path.length - 1;
+      for (let c = e[1]; c && c !== R; c = parentOf(c), depth--) {
+        if (renamed.has(c)) continue;
+        renamed.add(c);
+        const ael = byNode.get(c), ae = old.get(ael), role = c.role || null;
+        if (role === 'iframe' || CELLS.has(role) || (ae[6] && !c.clickable)) continue;
+        const nm2 = nameOf(ael, ael.localName, role, ae[6], win.getComputedStyle(ael)), nm1 = c.name || '';
+        if (nm2 === nm1) continue;
+        if (!nm2 || !nm1 || nm2.length >= MAX_TEXT || nm1.length >= MAX_TEXT) return null;
+        names.push([c, path.slice(0, depth), nm2]);
+      }
+    }
+    cuts.maxTextPerNode = kept[3]; cuts.maxAttr = kept[4]; cuts.maxOptions = kept[5];
+    // (the reasons in the order a walk meets them: a new one only where that is plain)
+    const order = L.stats.truncatedReasons.filter((r) => r === 'maxNodes' || cuts[r] > 0);
+    for (const r in cuts) {
+      if (cuts[r] > 0 && !order.includes(r)) { if (order.length) return null; order.push(r); }
+    }
+    // ---- it stands: the kept output and measures take it in
+    const nodes = [];
+    roots.forEach(([, e, path], j) => {
+      const n = e[0], q = e[1], nn = made[j][0];
+      q.children[q.children.indexOf(n)] = nn;
+      nodes.push([path, nn]);
+      for (let c = q; c && c !== R; c = parentOf(c)) {  // (the counts of the subtrees above)
+        const ae = old.get(byNode.get(c));
+        for (let i = 0; i < 6; i++) ae[13 + i] += made[j][1][i];
+      }
+    });
+    const named = names.map(([c, path, nm]) => { c.name = nm; return [path, nm]; });
+    const flips = [], boxes = [], moved = new Map();
+    for (let i = 0; i < W.boxed.length; i += 2) {
+      const n = W.boxed[i], r = now.get(W.boxed[i + 1]);
+      if (r && !gone.has(n)) moved.set(n, r);
+    }
+    if (moved.size) {
+      const path = [];
+      const visit = (n) => {
+        const r = moved.get(n);
+        if (r) {
+          const box = [Math.round(r.left + sx), Math.round(r.top + sy), Math.round(r.width), Math.round(r.height)];
+          const iv = r.width > 0 && r.height > 0 && r.right > 0 && r.bottom > 0 && r.left < vw && r.top < vh;
+          if (iv !== !!n.inViewport) {
+            flips.push(path.slice());
+            if (iv) n.inViewport = true; else delete n.inViewport;
+          }
+          const b = n.box;
+          if (box[0] !== b[0] || box[1] !== b[1] || box[2] !== b[2] || box[3] !== b[3]) {
+            boxes.push([path.slice(), box]);
+            n.box = box;
+          }
+        }
+        const kids = n.children;
+        if (kids) for (let i = 0; i < kids.length; i++) { path.push(i); if (!gone.has(kids[i])) visit(kids[i]); path.pop(); }
+      };
+      visit(R);
+    }
+    const fresh = new Set();
+    for (let i = 0; i < geo.length; i += 3) fresh.add(geo[i]);
+    const g2 = [];
+    for (let i = 0; i < g.length; i += 3) if (!fresh.has(g[i])) g2.push(g[i], now.get(g[i]) || g[i + 1], g[i + 2]);
+    W.geo = g2.concat(geo);
+    const b2 = [];
+    for (let i = 0; i < W.boxed.length; i += 2) if (!gone.has(W.boxed[i])) b2.push(W.boxed[i], W.boxed[i + 1]);
+    W.boxed = b2.concat(boxed);
+    for (const [el, e] of old) if (gone.has(e[0])) old.delete(el);
+    for (const [el, e] of nodeOf) old.set(el, e);
+    const sc = new Set(W.sc);
+    for (const el of scrollers) if (!sc.has(el)) W.sc.push(el);
+    W.counts = counts();
+    W.texts = new Set();
+    W.seen = stateNow();
+    W.next = next;
+    book.next = next;
+    const se = doc.scrollingElement || doc.documentElement;
+    L.document = { width: se ? se.scrollWidth : vw, height: se ? se.scrollHeight : vh };
+    L.nextRef = next;
+    const ms = Math.round((performance.now() - t0) * 100) / 100;
+    L.stats = { domNodes: doc.getElementsByTagName('*').length, visitedNodes: visited, emittedNodes: emitted,
+      skippedHidden: skipped, jsTimeMs: ms, truncated: order.length > 0, truncatedReasons: order };
+    W.token = L.watch = PREFIX + 'w' + ++W.n + '.' + Math.random().toString(36).slice(2);
+    return JSON.stringify({ version: 2, retexted: o.since, nodes, names: named, flips, boxes,
+      document: L.document, nextRef: next, stats: L.stats, jsTimeMs: ms, watch: W.token });
+  }
+
+  if (retext) {
+    const answer = reread(retext);
+    if (answer !== null) return answer;
+    forget();  // (and the walk starts over)
+    visited = emitted = skipped = iframes = 0;
+    for (const k in cuts) cuts[k] = 0;
+    geo.length = boxed.length = framed.length = scrollers.length = stack.length = open.length = 0;
+    nodeOf.clear();
+    reasons.clear();
+    focusedRef = null;
+  }
+  begin();
+  walk();
 
   book.next = next;
   const se = doc.scrollingElement || doc.documentElement;
@@ -1204,6 +1497,9 @@
     if (!W.dirty) {
       W.sc = scrollers;
       W.last = result;
+      W.nodeOf = nodeOf;
+      W.counts = counts();
+      W.texts = new Set();
       W.geo = geo;
       W.boxed = boxed;
       W.framed = framed;

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from functools import lru_cache
 from importlib import resources
 from typing import Any, TypeVar
@@ -283,11 +284,94 @@ def rescrolled_since(text: object, token: str, kept: QuickRead) -> tuple[QuickRe
     return QuickRead(moved, kept.next_ref, kept.root_missing, kept.hosts), out.watch
 
 
-def with_updates(node: Node, updates: dict[tuple[int, ...], dict[str, Any]]) -> Node:
+_RETEXTED_HEAD = '{"version":2,"retexted":'
+
+
+class _Retexted(BaseModel):
+    """A read after text edited in place alone (see ``reread`` in the extractor)."""
+
+    model_config = ConfigDict(extra="forbid")
+    version: StrictInt
+    retexted: str
+    nodes: list[tuple[list[StrictInt], Node]]
+    """Path and new subtree of each node walked again."""
+    names: list[tuple[list[StrictInt], str]]
+    """Path and new name of each node above them whose name (from its content) changed."""
+    flips: list[list[StrictInt]]
+    """Paths of the nodes that came into or left the viewport (moved by the edit)."""
+    boxes: list[tuple[list[StrictInt], Box]]
+    """Path and new box of each node the edit moved or resized."""
+    document: Size
+    next_ref: StrictInt = Field(alias="nextRef")
+    stats: ExtractStats
+    js_time_ms: float = Field(alias="jsTimeMs")
+    watch: str = Field(pattern=rf"^{_TOKEN}$")
+
+
+def is_retexted(text: object) -> bool:
+    """Whether ``text`` is the extractor's answer for a read after text edited in place
+    alone (which only :func:`retexted_since` reads: it is no full output)."""
+    return isinstance(text, str) and text.startswith(_RETEXTED_HEAD)
+
+
+def retexted_since(text: object, token: str, kept: QuickRead) -> tuple[QuickRead, str] | None:
+    """``kept`` with the subtrees the document walked again after text was edited in place,
+    and the document's new watch token, when ``text`` is the extractor's answer for such a
+    read since the read of ``token``: the new subtrees, the names above them, the boxes and
+    viewport flags of the nodes the edit moved, the document's size, the stats and the ref
+    counter are this read's; every other node is ``kept``'s. ``None`` otherwise (a path that
+    names no node, or one inside a new subtree, or a ref counter that went back, included).
+    Refs in the new subtrees are for the caller to check, as for a full read."""
+    if not is_retexted(text):
+        return None
+    try:
+        out = _Retexted.model_validate_json(str(text))
+    except ValidationError:
+        return None
+    if out.version != FORMAT_VERSION or out.retexted != token or out.next_ref < kept.next_ref:
+        return None
+    tree = kept.tree
+    replaced = {tuple(path): node for path, node in out.nodes}
+    updates: dict[tuple[int, ...], dict[str, Any] | Node] = dict(replaced)
+    changes: list[tuple[list[int], str, Any]] = [
+        *((p, "name", n) for p, n in out.names), *((p, "box", b) for p, b in out.boxes),
+        *((p, "in_viewport", None) for p in out.flips)]
+    for path in [*(p for p, _ in out.nodes), *(p for p, _, _ in changes)]:
+        node = tree.root
+        for depth, i in enumerate(path):
+            if (depth and tuple(path[:depth]) in replaced) or not 0 <= i < len(node.children):
+                return None
+            node = node.children[i]
+    for path, name, value in changes:
+        key = tuple(path)
+        update = updates.setdefault(key, {})
+        if isinstance(update, Node):
+            return None
+        if name == "in_viewport":
+            value = not _node_at(tree.root, path).in_viewport
+        update[name] = value
+    stats = out.stats.model_copy(update={"js_time_ms": out.js_time_ms})
+    moved = tree.model_copy(update={
+        "root": with_updates(tree.root, updates), "document": out.document, "stats": stats})
+    return QuickRead(moved, out.next_ref, kept.root_missing, kept.hosts), out.watch
+
+
+def _node_at(root: Node, path: list[int]) -> Node:
+    node = root
+    for i in path:
+        node = node.children[i]
+    return node
+
+
+def with_updates(node: Node, updates: Mapping[tuple[int, ...], dict[str, Any] | Node]) -> Node:
     """``node`` with the fields of the nodes at ``updates``' paths (relative to it) replaced,
-    and every node above them copied: the rest of the tree is shared, not copied."""
-    change = dict(updates.get((), {}))
-    below: dict[int, dict[tuple[int, ...], dict[str, Any]]] = {}
+    or the nodes themselves where the update is a node, and every node above them copied:
+    the rest of the tree is shared, not copied."""
+    here = updates.get(())
+    if isinstance(here, Node):
+        return here
+    change = dict(here or {})
+    below: dict[int, dict[tuple[int, ...], dict[str, Any] | Node]] = {}
     for path, update in updates.items():
         if path:
             below.setdefault(path[0], {})[path[1:]] = update
