@@ -37,7 +37,8 @@ from webrefs.models import PageTree
 from webrefs.snapshot.extract import extract_page
 from webrefs.snapshot.world import World, register_engine
 
-# A small change, made in the page (its own world): one per page, in turn.
+# A small change, made in the page (its own world): one per page, in turn. Each is a change
+# again in every round (the element hidden is shown again the next, and so on).
 CHANGES = {
     "text": """() => { const w = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
       let n, i = 0; const pick = [];
@@ -46,7 +47,7 @@ CHANGES = {
       t.data = t.data + ' (edited)'; return true; }""",
     "hide": """() => { const els = document.body.querySelectorAll('p, li, a, span, div');
       if (!els.length) return false; const e = els[Math.floor(els.length / 3)];
-      e.style.display = 'none'; return true; }""",
+      e.style.display = e.style.display === 'none' ? '' : 'none'; return true; }""",
     "scroll": """() => { window.scrollBy(0, 300); return true; }""",
 }
 

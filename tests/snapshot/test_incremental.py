@@ -328,6 +328,9 @@ TEXT_EDITS: dict[str, tuple[str, bool]] = {
     "a name by reference elsewhere": ("(e => { e.textContent = e.textContent === 'Amount due' ? "
                                       "'To pay' : 'Amount due'; })(document.getElementById('due'))",
                                       True),
+    "a container resized": ("(e => { e.textContent = e.textContent === 'Wide' ? "
+                            "'Much wider now, '.repeat(4) : 'Wide'; })("
+                            "document.getElementById('grow'))", False),
     "blank to text": ("(t => { t.data = /\\S/.test(t.data) ? ' ' : 'Now some text'; })("
                       "document.getElementById('blank').firstChild)", False),
     "text to empty": ("(e => { e.textContent = e.textContent ? '' : 'new'; })("

@@ -1332,8 +1332,12 @@
       const el = g[i], a = g[i + 1], r = el.getBoundingClientRect();
       const sized = r.width === a.width && r.height === a.height;
       if (sized && r.left === a.left && r.top === a.top) continue;
-      if (!inside(el) && !((sized || (a.width > 1 && a.height > 1 && r.width > 1 && r.height > 1)) &&
-          placed(a, g[i + 2]) && placed(r, g[i + 2]))) return null;
+      if (!inside(el)) {
+        if (!((sized || (a.width > 1 && a.height > 1 && r.width > 1 && r.height > 1)) &&
+            placed(a, g[i + 2]) && placed(r, g[i + 2]))) return null;
+        // (a container of another size may style what is in it otherwise: container queries)
+        if (!sized && win.getComputedStyle(el).containerType !== 'normal') return null;
+      }
       now.set(el, r);
     }
     for (let i = 0; i < W.framed.length; i += 3) {
