@@ -183,7 +183,7 @@
       }
     };
     W = { doc, dirty: true, n: 0, roots: new Set(), sc: [], mo: new MutationObserver(note), note,
-      texts: new Set(), last: null, geo: [], boxed: [], framed: [], nodeOf: new Map(), cuts: null,
+      texts: new Set(), last: null, geo: [], boxed: [], framed: [], nodeOf: new Map(), counts: null,
       media: MEDIA.map((q) => win.matchMedia(q)),
       fields: ['input', 'textarea', 'select'].map((t) => doc.getElementsByTagName(t)) };
     // (the page's own scroll is in the state list: a read after it alone reads the geometry)
@@ -241,7 +241,7 @@
   const rescroll = (since) => {
     const L = W.last, nsx = win.scrollX, nsy = win.scrollY, osx = L.scroll.x, osy = L.scroll.y;
     const dx = nsx - osx, dy = nsy - osy, g = W.geo, now = new Map();
-    for (let i = 0; i < g.length; i += 3) {
+    for (let i = 0; i < g.length; i += 2) {
       const el = g[i], a = g[i + 1], r = el.getBoundingClientRect();
       if (r.width !== a.width || r.height !== a.height) return null;
       if (r.left !== a.left - dx || r.top !== a.top - dy) {
@@ -445,9 +445,9 @@
   // ---- visibility -----------------------------------------------------------------------------
   const vw = win.innerWidth, vh = win.innerHeight, sx = win.scrollX, sy = win.scrollY;
   const pageScroller = doc.scrollingElement;
-  // every box measured (element, rect, fixed to the viewport), the nodes given a box and the
-  // iframe nodes (with their element and style): what a read after a scroll alone, or after
-  // text edited in place, measures again (see rescroll, reread)
+  // every box measured (element, rect), the nodes given a box and the iframe nodes (with
+  // their element and style): what a read after a scroll alone, or after text edited in
+  // place, measures again (see rescroll, reread)
   const geo = [], boxed = [], framed = [];
   const CLIP_RE = /rect\(\s*(-?[\d.]+)px,?\s*(-?[\d.]+)px,?\s*(-?[\d.]+)px,?\s*(-?[\d.]+)px/;
   const INSET_RE = /^inset\(\s*(?:5\d|[6-9]\d|100)%/;
@@ -455,12 +455,12 @@
   const scrolledOut = new WeakSet();
   // 0 visible, 1 hidden with subtree; rect is filled in when the element has a box.
   function hiddenBox(el, cs, rect, clipPath) {
+    const pos = cs.position;
     const w = rect.width, h = rect.height;
     if (((w <= 1 && cs.overflowX !== 'visible') || (h <= 1 && cs.overflowY !== 'visible')) &&
         !(w > 0 && h > 0 && REPLACED.has(el.localName))) return true;
     // squashed under 1% of its box (by `scale` too, which gone() does not see)
     if ((w < 1 || h < 1) && w * h < 0.01 * el.offsetWidth * el.offsetHeight) return true;
-    const pos = cs.position;
     if ((pos === 'absolute' || pos === 'fixed') && cs.clip !== 'auto') {
       const m = CLIP_RE.exec(cs.clip);
       if (m && (+m[2] - +m[4]) * (+m[3] - +m[1]) <= 1) return true;
@@ -517,7 +517,7 @@
     if (gone(cs, display, tag, clipPath)) return false;
     if (display === 'inline') return null;
     const rect = el.getBoundingClientRect();
-    geo.push(el, rect, cs.position === 'fixed');
+    geo.push(el, rect);
     return hiddenBox(el, cs, rect, clipPath) ? false : rect;
   }
   // Elements a name's content found seen, with drawn()'s rect: the walk, which comes to them
@@ -1077,13 +1077,15 @@
   const close = (h) => {
     while (open.length && open[open.length - 1] >= h) {
       open.pop();
-      open.pop().push(visited, skipped, emitted, cuts.maxTextPerNode, cuts.maxAttr, cuts.maxOptions);
+      const e = open.pop();
+      e[13] = visited; e[14] = skipped; e[15] = emitted;
+      e[16] = cuts.maxTextPerNode; e[17] = cuts.maxAttr; e[18] = cuts.maxOptions;
     }
   };
 
   function walk() {
   while (stack.length) {
-    if (open.length) close(stack.length);
+    if (open.length && open[open.length - 1] >= stack.length) close(stack.length);
     if (emitted >= MAX_NODES) { reasons.add('maxNodes'); break; }
     if (visited >= MAX_VISITED) { reasons.add('maxVisited'); break; }
     if ((++loops & 255) === 0 && performance.now() > deadline) { reasons.add('maxTime'); break; }
@@ -1189,7 +1191,7 @@
       const v = valueOf(el, tag, role);
       if (v !== null && v !== '') n.value = v;
       if (tag === 'select') n.options = optionsOf(el);
-      if (!rect && !contents) geo.push(el, rect = el.getBoundingClientRect(), false);  // (inline: never fixed)
+      if (!rect && !contents) geo.push(el, rect = el.getBoundingClientRect());
       if (rect) {
         n.box = [Math.round(rect.left + sx), Math.round(rect.top + sy), Math.round(rect.width), Math.round(rect.height)];
         if (rect.width > 0 && rect.height > 0 && rect.right > 0 && rect.bottom > 0 && rect.left < vw && rect.top < vh) n.inViewport = true;
@@ -1215,7 +1217,7 @@
       }
       addChild(p, n);
       emitted++;
-      const entry = [n, p, sup, inter, pcur, d, clickable, v0, s0, e0, t0c, a0c, o0c];
+      const entry = [n, p, sup, inter, pcur, d, clickable, v0, s0, e0, t0c, a0c, o0c, -1, 0, 0, 0, 0, 0];
       nodeOf.set(el, entry);
       open.push(entry, stack.length);
       if (d + 1 < MAX_DEPTH) { out = n; depth = d + 1; } else if (items) { reasons.add('maxDepth'); }
@@ -1297,7 +1299,7 @@
     const topNodes = new Set(Array.from(tops.values(), (e) => e[0]));
     const roots = [];
     for (const [el, e] of tops) {
-      if (e.length < 19) return null;
+      if (e[13] < 0) return null;
       let inner = false;
       for (let c = e[1]; c && c !== R && !inner; c = parentOf(c)) inner = topNodes.has(c);
       if (inner) continue;
@@ -1328,15 +1330,16 @@
     const placed = (r, fixed) => !(r.width > 0 && r.height > 0) || (fixed
       ? r.right > 0 && r.bottom > 0 && r.left < vw && r.top < vh : r.right + sx > 0 && r.bottom + sy > 0);
     const now = new Map();
-    for (let i = 0; i < g.length; i += 3) {
+    for (let i = 0; i < g.length; i += 2) {
       const el = g[i], a = g[i + 1], r = el.getBoundingClientRect();
       const sized = r.width === a.width && r.height === a.height;
       if (sized && r.left === a.left && r.top === a.top) continue;
       if (!inside(el)) {
+        const cs = win.getComputedStyle(el), fixed = cs.position === 'fixed';
         if (!((sized || (a.width > 1 && a.height > 1 && r.width > 1 && r.height > 1)) &&
-            placed(a, g[i + 2]) && placed(r, g[i + 2]))) return null;
+            placed(a, fixed) && placed(r, fixed))) return null;
         // (a container of another size may style what is in it otherwise: container queries)
-        if (!sized && win.getComputedStyle(el).containerType !== 'normal') return null;
+        if (!sized && cs.containerType !== 'normal') return null;
       }
       now.set(el, r);
     }
@@ -1427,9 +1430,9 @@
       visit(R);
     }
     const fresh = new Set();
-    for (let i = 0; i < geo.length; i += 3) fresh.add(geo[i]);
+    for (let i = 0; i < geo.length; i += 2) fresh.add(geo[i]);
     const g2 = [];
-    for (let i = 0; i < g.length; i += 3) if (!fresh.has(g[i])) g2.push(g[i], now.get(g[i]) || g[i + 1], g[i + 2]);
+    for (let i = 0; i < g.length; i += 2) if (!fresh.has(g[i])) g2.push(g[i], now.get(g[i]) || g[i + 1]);
     W.geo = g2.concat(geo);
     const b2 = [];
     for (let i = 0; i < W.boxed.length; i += 2) if (!gone.has(W.boxed[i])) b2.push(W.boxed[i], W.boxed[i + 1]);
