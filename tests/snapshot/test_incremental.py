@@ -387,3 +387,54 @@ def test_a_text_edit_shows_in_names_and_moved_boxes(tab: Tab, site: SiteServer) 
     evaluate(tab, "(e => { e.textContent += ' '; })(document.querySelector('body script'))")
     extract(tab)
     assert book.unchanged_reads == unchanged + 1
+
+
+# Attributes changed by the page: (script, whether the read walks only around them; a page
+# with a style sheet that matches upwards, :has, is walked in full). There and back each.
+ATTR_EDITS: dict[str, tuple[str, bool]] = {
+    "a class hides a list item": ("document.getElementById('li2').classList.toggle('hidden')",
+                                  True),
+    "a class on a list hides its items": (
+        "document.getElementById('list').classList.toggle('collapsed')", True),
+    "a sibling's class": ("document.getElementById('sib').classList.toggle('on')", True),
+    "an inline style": ("(e => { e.style.display = e.style.display ? '' : 'none'; })("
+                        "document.getElementById('para'))", True),
+    "a menu opened": ("(b => { const open = b.getAttribute('aria-expanded') === 'true';"
+                      "b.setAttribute('aria-expanded', String(!open));"
+                      "document.getElementById('menu').hidden = open; })("
+                      "document.getElementById('menu-btn'))", True),
+    "a name": ("(b => b.setAttribute('aria-label', b.getAttribute('aria-label') ? '' : 'Store'))("
+               "document.getElementById('save'))", True),
+    "disabled": ("(b => { b.disabled = !b.disabled; })(document.getElementById('save'))", True),
+    "an icon swapped": ("(i => { i.className = i.className === 'icon-play' ? 'icon-pause' : "
+                        "'icon-play'; })(document.querySelector('#play i'))", True),
+    "a box widened, what follows moved": (
+        "document.getElementById('box').classList.toggle('wide')", True),
+    "deep in a section": ("document.getElementById('deep').classList.toggle('flag')", True),
+    "an id": ("(e => { e.id = e.id === 'li1' ? 'li1b' : 'li1'; })("
+              "document.querySelector('#list li'))", False),
+    "a tab stop": ("(e => e.tabIndex = e.tabIndex === 0 ? -1 : 0)("
+                   "document.getElementById('para'))", False),
+}
+
+
+@pytest.mark.parametrize("what", list(ATTR_EDITS))
+@pytest.mark.parametrize("has", [False, True], ids=["", ":has"])
+def test_an_attribute_change_walks_only_around_it(
+        tab: Tab, site: SiteServer, what: str, has: bool) -> None:
+    """An element's attributes changed: the document walks again its parent's nearest
+    emitted element (selectors reach the element's subtree and its siblings'), and the
+    host's tree is what a full read gives. A page whose style sheets may match upwards
+    (:has) or that ties the element to others (an id, a tab stop a box may hold) is walked
+    in full."""
+    script, alone = ATTR_EDITS[what]
+    tab.goto(site.url("/extract/restyle.html" + ("?has" if has else "")))
+    extract(tab)
+    book = tab.core.refs
+    for turn in range(2):
+        before = book.retexted_reads
+        evaluate(tab, script)
+        got = extract(tab)
+        diff = same(got, full(tab))
+        assert diff is None, f"turn {turn}: {diff}"
+        assert book.retexted_reads == before + (alone and not has), f"turn {turn}"

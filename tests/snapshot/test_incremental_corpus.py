@@ -111,7 +111,7 @@ MUTATE = r"""([kind, a, b]) => {
       to.classList.toggle(from.classList[0]); return 'class';
     }
     case 'value': {
-      const f = pick([...document.querySelectorAll('input, textarea, select')]);
+      const f = pick([...document.querySelectorAll('input:not([type=file]), textarea, select')]);
       if (!f) return null;
       const n = f.options ? f.options.length : 0;
       if (f.localName === 'select') f.selectedIndex = n ? (f.selectedIndex + 1) % n : -1;
@@ -168,6 +168,7 @@ MOVES = r"""() => {
   }
   return window.__fuzzMoves;
 }"""
+ATTR_KINDS = ("attr", "class", "hide", "show")  # (changes of attributes alone)
 KINDS = ("text", "insert", "remove", "hide", "show", "scroll", "attr", "class", "value", "rule",
          "focus", "box")
 
@@ -181,8 +182,8 @@ class Tally:
     """Reads after the page's own scroll alone, answered with the boxes measured again and
     no walk (each compared with a full read)."""
     retexted: int = 0
-    """Reads after text edited in place alone, which walked only around the edits (each
-    compared with a full read)."""
+    """Reads after text edited in place or attributes changed alone, which walked only
+    around the changes (each compared with a full read)."""
     walked: int = 0
     """Reads that walked the page in full."""
     made: dict[str, int] = field(default_factory=dict)
@@ -215,14 +216,15 @@ def fuzz_page(tab: Tab, url: str, rng: random.Random, tally: Tally) -> None:
     extract(tab)
     for step in range(STEPS):
         made = []
-        # steps of their own now and then: the page scrolled and nothing else, or text
-        # edited and nothing else
+        # steps of their own now and then: the page scrolled and nothing else, text edited
+        # and nothing else, or attributes changed and nothing else
         pick = rng.random()
-        alone = "scroll" if pick < 0.2 else "text" if pick < 0.4 else None
+        alone = ("scroll" if pick < 0.2 else "text" if pick < 0.35 else "attrs" if pick < 0.5
+                 else None)
         many = (1 if alone == "scroll" else rng.choice((1, 1, 2, 3)) if alone
                 else rng.choice((0, 1, 1, 2)))
         for _ in range(many):
-            kind = alone or rng.choice(KINDS)
+            kind = (rng.choice(ATTR_KINDS) if alone == "attrs" else alone) or rng.choice(KINDS)
             b = 0.6 + rng.random() * 0.4 if alone == "scroll" else rng.random()  # (the page)
             did = evaluate(tab, MUTATE, [kind, rng.random(), b])
             if did:
@@ -272,7 +274,8 @@ def test_random_changes_on_corpus_pages_never_leave_a_stale_read(
         fuzz_page(tab, f"{base}/page/{i}.html", rng, tally)
     print(f"{len(names)} pages, {tally.steps} steps: {tally.vouched} reads vouched for (each "
           f"compared with a full read), {tally.rescrolled} after a scroll alone (each compared "
-          f"too), {tally.retexted} after text edits alone (compared too), {tally.walked} walked in "
+          f"too), {tally.retexted} after text or attribute edits alone (compared too), "
+          f"{tally.walked} walked in "
           f"full; changes made: "
           f"{dict(sorted(tally.made.items()))}; differences over a page that moved by itself: "
           f"{tally.moving}")
@@ -283,7 +286,7 @@ def test_random_changes_on_corpus_pages_never_leave_a_stale_read(
     assert all(sum(n for k, n in tally.made.items() if k.startswith(kind)) >=
                max(3, tally.steps // 60) for kind in KINDS), tally.made
     assert tally.made.get("scroll box", 0) >= max(3, tally.steps // 150), tally.made
-    assert tally.vouched >= len(names) and tally.walked >= len(names) * 2, tally
+    assert tally.vouched >= len(names) // 2 and tally.walked >= len(names) * 2, tally
     assert tally.rescrolled >= tally.steps // 40, tally
     assert tally.retexted >= tally.steps // 40, tally
     # and a page moving by itself is rare enough that it hides little

@@ -158,10 +158,16 @@
   if (!W || W.doc !== doc) {
     const touch = () => { W.dirty = true; };
     // Text edited in place (a text node's data, or an element's text nodes swapped for
-    // others) is kept apart, by the element holding the text: the next read may walk only
-    // around it (see reread). Not so for text in or out of blank (:empty, blank runs), in a
-    // style sheet or the title; any other change dirties the watch (a script's text, none).
+    // others) is kept apart, by the element holding the text, and so are elements whose
+    // attributes changed (but WIDE ones): the next read may walk only around them (see
+    // reread). Not so for text in or out of blank (:empty, blank runs), in a style sheet or
+    // the title; any other change dirties the watch (a script's text, none).
     const LIT = /\S/, UNREAD = new Set(['style', 'title']), UNSHOWN = new Set(['script', 'noscript']);
+    // attributes that tie an element to others (references, controls a box may hold, a
+    // form's or a slot's members), and elements whose attributes reach the whole page
+    const WIDE = new Set(['id', 'for', 'form', 'name', 'slot', 'aria-owns', 'aria-activedescendant',
+      'tabindex', 'href', 'contenteditable']);
+    const WIDE_TAG = new Set(['html', 'head', 'body', 'style', 'link', 'meta', 'base', 'dialog']);
     const lit = (list) => {
       let any = false;
       for (const x of list) {
@@ -178,12 +184,16 @@
           if (t.nodeType === 8) continue;
           if (t.nodeType === 3 && LIT.test(r.oldValue || '') && LIT.test(t.data)) k = t.parentNode;
         } else if (r.type === 'childList' && lit(r.removedNodes) && lit(r.addedNodes)) k = t;
+        else if (r.type === 'attributes' && !WIDE.has(r.attributeName) && !WIDE_TAG.has(t.localName)) {
+          W.attrs.add(t);
+          continue;
+        }
         if (k && UNSHOWN.has(k.localName)) continue;  // (a script's text shows nowhere)
         if (k && !UNREAD.has(k.localName)) W.texts.add(k); else W.dirty = true;
       }
     };
     W = { doc, dirty: true, n: 0, roots: new Set(), sc: [], mo: new MutationObserver(note), note,
-      texts: new Set(), last: null, geo: [], boxed: [], framed: [], nodeOf: new Map(), counts: null,
+      texts: new Set(), attrs: new Set(), last: null, geo: [], boxed: [], framed: [], nodeOf: new Map(), counts: null,
       media: MEDIA.map((q) => win.matchMedia(q)),
       fields: ['input', 'textarea', 'select'].map((t) => doc.getElementsByTagName(t)) };
     // (the page's own scroll is in the state list: a read after it alone reads the geometry)
@@ -303,9 +313,9 @@
         ((i === 3 || i === 4) && (scrolled = true)));
     }
     if (pageMoved()) same = false;  // (asked every time: the asking resets it)
-    const edited = W.texts.size > 0;
+    const edited = W.texts.size > 0 || W.attrs.size > 0;
     if (same && !scrolled && !edited) return JSON.stringify({ version: 2, unchanged: W.token, jsTimeMs: performance.now() - t0 });
-    if (same && edited && !scrolled && W.last) retext = W.texts;  // (read once the walk is set up)
+    if (same && edited && !scrolled && W.last) retext = true;  // (read once the walk is set up)
     const moved = same && !edited && W.last ? rescroll(o.since) : null;
     if (moved) return moved;
   }
@@ -566,6 +576,7 @@
   const G_BEFORE = 1, G_AFTER = 2, G_OWN = 4, G_ALL = 7;
   const genMemo = reg.genMemo instanceof WeakMap ? reg.genMemo : (reg.genMemo = new WeakMap());
   const GEN = new Map();
+  let GHAS = false;
   // a sheet's rules, or null where they may not be read (another origin's, or failed to load)
   const rulesOf = (sh) => { try { return sh.cssRules; } catch (e) { return null; } };
   // an unreadable sheet of another origin (or none) may set anything; a failed one of ours, nothing
@@ -574,11 +585,13 @@
     let m = genMemo.get(sh);
     const top = m && m[0] < 0 ? null : rulesOf(sh);  // (an unreadable sheet stays so)
     if (!top) {
-      if (!m) genMemo.set(sh, m = [-1, anyGen(sh) ? ['*', G_ALL] : []]);
+      if (!m) genMemo.set(sh, m = [-1, anyGen(sh) ? ['*', G_ALL] : [], anyGen(sh)]);
     } else if (!m || m[0] !== top.length) {
       const keys = [];
+      let has = false;  // a selector that may match upwards (:has), or a sheet that may hold one
       for (const st = [top]; st.length;) {
         for (const r of st.pop()) {
+          if (!has && r.selectorText && r.selectorText.includes(':has(')) has = true;
           if (r.style && r.style.content && !/^(""|''|none|normal)$/.test(r.style.content)) {
             for (const sel of (r.selectorText || '*').split(',')) {
               const ps = /::?(before|after)\b/i.exec(sel);
@@ -592,12 +605,13 @@
           if (r.styleSheet) {  // @import
             const sub = rulesOf(r.styleSheet);
             if (sub) st.push(sub);
-            else if (anyGen(r.styleSheet)) keys.push('*', G_ALL);
+            else if (anyGen(r.styleSheet)) { keys.push('*', G_ALL); has = true; }
           }
         }
       }
-      genMemo.set(sh, m = [top.length, keys]);
+      genMemo.set(sh, m = [top.length, keys, has]);
     }
+    if (m[2]) GHAS = true;
     const keys = m[1];
     for (let i = 0; i < keys.length; i += 2) GEN.set(keys[i], (GEN.get(keys[i]) || 0) | keys[i + 1]);
   }
@@ -1251,7 +1265,7 @@
   // Anything else (text in a label or in an element referred to by id, no emitted element
   // above, an iframe or a cut other than of text where it is, a subtree now emitted
   // otherwise, a name gained or lost, a new kind of cut): null (the page is walked in full).
-  function reread(ks) {
+  function reread(ks, xs) {
     const L = W.last, g = W.geo, old = W.nodeOf, R = L.root;
     // (a walk cut at maxNodes is cut at the same node again when no subtree changes its count)
     const capped = L.stats.truncatedReasons.includes('maxNodes');
@@ -1267,21 +1281,34 @@
       if (s) tops.set(s, old.get(s));
       return !!s;
     };
-    for (const k of ks) {
-      if (!k.isConnected) return null;
-      let s = k.nodeType === 11 ? k.host : k;
-      // (text that names or describes another element: that one is walked again too)
+    // (what names or describes another element is in it: that one is walked again too)
+    const naming = (s) => {
       for (let a = s; a; a = up(a)) {
-        if (a.localName === 'label' && a.control && !from(a.control)) return null;
+        if (a.localName === 'label' && a.control && !from(a.control)) return false;
         if (a.id) {
           const q = CSS.escape(a.id);
           for (const x of a.getRootNode().querySelectorAll(`[aria-labelledby~="${q}"],[aria-describedby~="${q}"]`)) {
-            if (!from(x)) return null;
+            if (!from(x)) return false;
           }
         }
       }
+      return true;
+    };
+    for (const k of ks) {
+      if (!k.isConnected) return null;
+      let s = k.nodeType === 11 ? k.host : k;
+      if (!naming(s)) return null;
       if (s === k && INLINE.has(k.localName) && k.firstElementChild === null && !k.shadowRoot) s = up(k);
       if (!from(s)) return null;
+    }
+    // An element whose attributes changed is walked again from its parent (selectors reach
+    // its subtree and its siblings'), where no style sheet may match upwards (:has) and it is
+    // an HTML element of the document's own tree (whose sheets are the ones read)
+    // (nor a shadow root it went into: a host's style may look into its light tree)
+    if (xs.size && (GHAS || W.roots.size)) return null;
+    for (const x of xs) {
+      if (!x.isConnected || x.getRootNode() !== doc || x.namespaceURI !== 'http://www.w3.org/1999/xhtml' || !naming(x) ||
+          !from(up(x))) return null;
     }
     const byNode = new Map();  // node -> its element
     for (const [el, e] of old) byNode.set(e[0], el);
@@ -1379,6 +1406,9 @@
         const ael = byNode.get(c), ae = old.get(ael), role = c.role || null;
         if (role === 'iframe' || CELLS.has(role) || (ae[6] && !c.clickable)) continue;
         const nm2 = nameOf(ael, ael.localName, role, ae[6], win.getComputedStyle(ael)), nm1 = c.name || '';
+        // (a nameless control's hint may come from what is in it: an icon's class)
+        if (c.ref && !nm2 && !c.text && !(role === 'link' && !/^\s*(#|javascript:|$)/i.test(ael.getAttribute('href') || '')) &&
+            (hintOf(ael, ael.localName) || undefined) !== c.hint) return null;
         if (nm2 === nm1) continue;
         if (!nm2 || !nm1 || nm2.length >= MAX_TEXT || nm1.length >= MAX_TEXT) return null;
         names.push([c, path.slice(0, depth), nm2]);
@@ -1443,6 +1473,7 @@
     for (const el of scrollers) if (!sc.has(el)) W.sc.push(el);
     W.counts = counts();
     W.texts = new Set();
+    W.attrs = new Set();
     W.seen = stateNow();
     W.next = next;
     book.next = next;
@@ -1458,7 +1489,7 @@
   }
 
   if (retext) {
-    const answer = reread(retext);
+    const answer = reread(W.texts, W.attrs);
     if (answer !== null) return answer;
     forget();  // (and the walk starts over)
     visited = emitted = skipped = iframes = 0;
@@ -1507,6 +1538,7 @@
       W.nodeOf = nodeOf;
       W.counts = counts();
       W.texts = new Set();
+      W.attrs = new Set();
       W.geo = geo;
       W.boxed = boxed;
       W.framed = framed;
