@@ -251,7 +251,7 @@
   const rescroll = (since) => {
     const L = W.last, nsx = win.scrollX, nsy = win.scrollY, osx = L.scroll.x, osy = L.scroll.y;
     const dx = nsx - osx, dy = nsy - osy, g = W.geo, now = new Map();
-    for (let i = 0; i < g.length; i += 2) {
+    for (let i = 0; i < g.length; i += 3) {
       const el = g[i], a = g[i + 1], r = el.getBoundingClientRect();
       if (r.width !== a.width || r.height !== a.height) return null;
       if (r.left !== a.left - dx || r.top !== a.top - dy) {
@@ -455,8 +455,8 @@
   // ---- visibility -----------------------------------------------------------------------------
   const vw = win.innerWidth, vh = win.innerHeight, sx = win.scrollX, sy = win.scrollY;
   const pageScroller = doc.scrollingElement;
-  // every box measured (element, rect), the nodes given a box and the iframe nodes (with
-  // their element and style): what a read after a scroll alone, or after text edited in
+  // every box measured (element, rect, fixed to the viewport), the nodes given a box and the
+  // iframe nodes (with their element and style): what a read after a scroll alone, or after text edited in
   // place, measures again (see rescroll, reread)
   const geo = [], boxed = [], framed = [];
   const CLIP_RE = /rect\(\s*(-?[\d.]+)px,?\s*(-?[\d.]+)px,?\s*(-?[\d.]+)px,?\s*(-?[\d.]+)px/;
@@ -464,8 +464,7 @@
   // Elements scrolled out of a box's view above the page's top (kept, and marked).
   const scrolledOut = new WeakSet();
   // 0 visible, 1 hidden with subtree; rect is filled in when the element has a box.
-  function hiddenBox(el, cs, rect, clipPath) {
-    const pos = cs.position;
+  function hiddenBox(el, cs, rect, clipPath, pos) {
     const w = rect.width, h = rect.height;
     if (((w <= 1 && cs.overflowX !== 'visible') || (h <= 1 && cs.overflowY !== 'visible')) &&
         !(w > 0 && h > 0 && REPLACED.has(el.localName))) return true;
@@ -527,8 +526,9 @@
     if (gone(cs, display, tag, clipPath)) return false;
     if (display === 'inline') return null;
     const rect = el.getBoundingClientRect();
-    geo.push(el, rect);
-    return hiddenBox(el, cs, rect, clipPath) ? false : rect;
+    const pos = cs.position;
+    geo.push(el, rect, pos === 'fixed');
+    return hiddenBox(el, cs, rect, clipPath, pos) ? false : rect;
   }
   // Elements a name's content found seen, with drawn()'s rect: the walk, which comes to them
   // later, does not test them again.
@@ -1205,7 +1205,7 @@
       const v = valueOf(el, tag, role);
       if (v !== null && v !== '') n.value = v;
       if (tag === 'select') n.options = optionsOf(el);
-      if (!rect && !contents) geo.push(el, rect = el.getBoundingClientRect());
+      if (!rect && !contents) geo.push(el, rect = el.getBoundingClientRect(), false);  // (inline: never fixed)
       if (rect) {
         n.box = [Math.round(rect.left + sx), Math.round(rect.top + sy), Math.round(rect.width), Math.round(rect.height)];
         if (rect.width > 0 && rect.height > 0 && rect.right > 0 && rect.bottom > 0 && rect.left < vw && rect.top < vh) n.inViewport = true;
@@ -1357,16 +1357,15 @@
     const placed = (r, fixed) => !(r.width > 0 && r.height > 0) || (fixed
       ? r.right > 0 && r.bottom > 0 && r.left < vw && r.top < vh : r.right + sx > 0 && r.bottom + sy > 0);
     const now = new Map();
-    for (let i = 0; i < g.length; i += 2) {
+    for (let i = 0; i < g.length; i += 3) {
       const el = g[i], a = g[i + 1], r = el.getBoundingClientRect();
       const sized = r.width === a.width && r.height === a.height;
       if (sized && r.left === a.left && r.top === a.top) continue;
       if (!inside(el)) {
-        const cs = win.getComputedStyle(el), fixed = cs.position === 'fixed';
         if (!((sized || (a.width > 1 && a.height > 1 && r.width > 1 && r.height > 1)) &&
-            placed(a, fixed) && placed(r, fixed))) return null;
+            placed(a, g[i + 2]) && placed(r, g[i + 2]))) return null;
         // (a container of another size may style what is in it otherwise: container queries)
-        if (!sized && cs.containerType !== 'normal') return null;
+        if (!sized && win.getComputedStyle(el).containerType !== 'normal') return null;
       }
       now.set(el, r);
     }
@@ -1460,9 +1459,9 @@
       visit(R);
     }
     const fresh = new Set();
-    for (let i = 0; i < geo.length; i += 2) fresh.add(geo[i]);
+    for (let i = 0; i < geo.length; i += 3) fresh.add(geo[i]);
     const g2 = [];
-    for (let i = 0; i < g.length; i += 2) if (!fresh.has(g[i])) g2.push(g[i], now.get(g[i]) || g[i + 1]);
+    for (let i = 0; i < g.length; i += 3) if (!fresh.has(g[i])) g2.push(g[i], now.get(g[i]) || g[i + 1], g[i + 2]);
     W.geo = g2.concat(geo);
     const b2 = [];
     for (let i = 0; i < W.boxed.length; i += 2) if (!gone.has(W.boxed[i])) b2.push(W.boxed[i], W.boxed[i + 1]);
