@@ -132,8 +132,9 @@ class _FrameRead:
     """The document answered that only its scroll changed since the last read: the kept
     tree, moved (see :func:`~.script.rescrolled_since`)."""
     retexted: bool = False
-    """The document answered that only text was edited in place since the last read: the
-    kept tree with the subtrees it walked again (see :func:`~.script.retexted_since`)."""
+    """The document answered that only text was edited in place, or attributes changed,
+    since the last read: the kept tree with the subtrees it walked again (see
+    :func:`~.script.retexted_since`)."""
 
 
 async def extract_page(

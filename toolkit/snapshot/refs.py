@@ -126,8 +126,9 @@ class RefBook:
         """Reads of the main frame after its own scroll alone, which measured its boxes again
         instead of walking it."""
         self.retexted_reads = 0
-        """Reads of the main frame after text was edited in place alone, which walked only
-        the subtrees around the edits (and measured the other boxes again)."""
+        """Reads of the main frame after text was edited in place, or attributes changed,
+        alone, which walked only the subtrees around the edits (and measured the other boxes
+        again)."""
         self.full_reads = 0
         """Reads of the main frame that walked its document."""
 

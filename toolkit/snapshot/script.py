@@ -244,6 +244,14 @@ class _Rescrolled(BaseModel):
     watch: str = Field(pattern=rf"^{_TOKEN}$")
 
 
+def _answer(model: type[_M], text: object) -> _M | None:
+    """A short answer of the extractor read into ``model``, or ``None`` if it is not one."""
+    try:
+        return model.model_validate_json(str(text))
+    except ValidationError:
+        return None
+
+
 def is_rescrolled(text: object) -> bool:
     """Whether ``text`` is the extractor's answer for a read after the page's scroll alone
     (which only :func:`rescrolled_since` reads: it is no full output)."""
@@ -256,13 +264,8 @@ def rescrolled_since(text: object, token: str, kept: QuickRead) -> tuple[QuickRe
     ``token``: the scroll offsets, the document's size, which nodes are in the viewport and
     the boxes of those fixed to it are this read's; every other field, and every ref, is
     ``kept``'s. ``None`` otherwise (a path that names no node included)."""
-    if not is_rescrolled(text):
-        return None
-    try:
-        out = _Rescrolled.model_validate_json(str(text))
-    except ValidationError:
-        return None
-    if out.version != FORMAT_VERSION or out.rescrolled != token:
+    out = _answer(_Rescrolled, text) if is_rescrolled(text) else None
+    if out is None or out.version != FORMAT_VERSION or out.rescrolled != token:
         return None
     tree = kept.tree
     updates: dict[tuple[int, ...], dict[str, Any]] = {}
@@ -288,7 +291,8 @@ _RETEXTED_HEAD = '{"version":2,"retexted":'
 
 
 class _Retexted(BaseModel):
-    """A read after text edited in place alone (see ``reread`` in the extractor)."""
+    """A read after text edited in place or attributes changed, alone (see ``reread`` in
+    the extractor)."""
 
     model_config = ConfigDict(extra="forbid")
     version: StrictInt
@@ -309,26 +313,24 @@ class _Retexted(BaseModel):
 
 
 def is_retexted(text: object) -> bool:
-    """Whether ``text`` is the extractor's answer for a read after text edited in place
-    alone (which only :func:`retexted_since` reads: it is no full output)."""
+    """Whether ``text`` is the extractor's answer for a read after text edited in place or
+    attributes changed, alone (which only :func:`retexted_since` reads: it is no full
+    output)."""
     return isinstance(text, str) and text.startswith(_RETEXTED_HEAD)
 
 
 def retexted_since(text: object, token: str, kept: QuickRead) -> tuple[QuickRead, str] | None:
-    """``kept`` with the subtrees the document walked again after text was edited in place,
-    and the document's new watch token, when ``text`` is the extractor's answer for such a
-    read since the read of ``token``: the new subtrees, the names above them, the boxes and
+    """``kept`` with the subtrees the document walked again after text was edited in place
+    or attributes changed (see ``reread`` in the extractor), and the document's new watch
+    token, when ``text`` is the extractor's answer for such a read since the read of
+    ``token``: the new subtrees, the names above them, the boxes and
     viewport flags of the nodes the edit moved, the document's size, the stats and the ref
     counter are this read's; every other node is ``kept``'s. ``None`` otherwise (a path that
     names no node, or one inside a new subtree, or a ref counter that went back, included).
     Refs in the new subtrees are for the caller to check, as for a full read."""
-    if not is_retexted(text):
-        return None
-    try:
-        out = _Retexted.model_validate_json(str(text))
-    except ValidationError:
-        return None
-    if out.version != FORMAT_VERSION or out.retexted != token or out.next_ref < kept.next_ref:
+    out = _answer(_Retexted, text) if is_retexted(text) else None
+    if (out is None or out.version != FORMAT_VERSION or out.retexted != token
+            or out.next_ref < kept.next_ref):
         return None
     tree = kept.tree
     replaced = {tuple(path): node for path, node in out.nodes}
