@@ -411,6 +411,9 @@ ATTR_EDITS: dict[str, tuple[str, bool]] = {
     "a box widened, what follows moved": (
         "document.getElementById('box').classList.toggle('wide')", True),
     "deep in a section": ("document.getElementById('deep').classList.toggle('flag')", True),
+    "a box holding what names another": ("(e => { e.style.visibility = e.style.visibility ? "
+                                         "'' : 'hidden'; })(document.getElementById('terms'))",
+                                         False),
     "an id": ("(e => { e.id = e.id === 'li1' ? 'li1b' : 'li1'; })("
               "document.querySelector('#list li'))", False),
     "a tab stop": ("(e => e.tabIndex = e.tabIndex === 0 ? -1 : 0)("

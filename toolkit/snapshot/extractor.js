@@ -1304,11 +1304,21 @@
     // An element whose attributes changed is walked again from its parent (selectors reach
     // its subtree and its siblings'), where no style sheet may match upwards (:has) and it is
     // an HTML element of the document's own tree (whose sheets are the ones read)
-    // (nor a shadow root it went into: a host's style may look into its light tree)
+    // (nor a shadow root it went into: a host's style may look into its light tree), and
+    // nothing in it names or describes another element (a label; an element referred to)
     if (xs.size && (GHAS || W.roots.size)) return null;
+    let referred = null;
+    if (xs.size) {
+      const ids = [];
+      for (const el of doc.querySelectorAll('[aria-labelledby],[aria-describedby]')) {
+        for (const id of ((el.getAttribute('aria-labelledby') || '') + ' ' +
+            (el.getAttribute('aria-describedby') || '')).split(/\s+/)) if (id) ids.push('#' + CSS.escape(id));
+      }
+      referred = ids.length ? 'label,' + ids.join(',') : 'label';
+    }
     for (const x of xs) {
-      if (!x.isConnected || x.getRootNode() !== doc || x.namespaceURI !== 'http://www.w3.org/1999/xhtml' || !naming(x) ||
-          !from(up(x))) return null;
+      if (!x.isConnected || x.getRootNode() !== doc || x.namespaceURI !== 'http://www.w3.org/1999/xhtml' ||
+          x.querySelector(referred) || !naming(x) || !from(up(x))) return null;
     }
     const byNode = new Map();  // node -> its element
     for (const [el, e] of old) byNode.set(e[0], el);
