@@ -414,6 +414,8 @@ ATTR_EDITS: dict[str, tuple[str, bool]] = {
     "a box holding what names another": ("(e => { e.style.visibility = e.style.visibility ? "
                                          "'' : 'hidden'; })(document.getElementById('terms'))",
                                          False),
+    "in what holds most of the page": (
+        "document.querySelector('footer ul').classList.toggle('marked')", False),
     "an id": ("(e => { e.id = e.id === 'li1' ? 'li1b' : 'li1'; })("
               "document.querySelector('#list li'))", False),
     "a tab stop": ("(e => e.tabIndex = e.tabIndex === 0 ? -1 : 0)("
@@ -430,8 +432,8 @@ def test_an_attribute_change_walks_only_around_it(
     """An element's attributes changed: the document walks again its parent's nearest
     emitted element (selectors reach the element's subtree and its siblings'), and the
     host's tree is what a full read gives. A page whose style sheets may match upwards
-    (:has) or that ties the element to others (an id, a tab stop a box may hold) is walked
-    in full."""
+    (:has), a change that ties the element to others (an id, a tab stop a box may hold),
+    and one under what holds most of the page (a walk costs no more) are walked in full."""
     script, alone = ATTR_EDITS[what]
     tab.goto(site.url("/extract/restyle.html" + ("?has" if has else "")))
     extract(tab)

@@ -1344,6 +1344,8 @@
       if (!path) return null;
       roots.push([el, e, path]);
     }
+    // (subtrees that hold half of what was emitted: a walk of the page costs no more)
+    if (roots.reduce((t, r) => t + r[1][15] - r[1][9], 0) * 2 > W.counts[2]) return null;
     roots.sort((a, b) => {
       const x = a[2], y = b[2];
       for (let i = 0; i < x.length && i < y.length; i++) if (x[i] !== y[i]) return x[i] - y[i];
