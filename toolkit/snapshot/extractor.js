@@ -1302,10 +1302,11 @@
       if (!from(s)) return null;
     }
     // An element whose attributes changed is walked again from its parent (selectors reach
-    // its subtree and its siblings'), where no style sheet may match upwards (:has) and it is
-    // an HTML element of the document's own tree (whose sheets are the ones read)
-    // (nor a shadow root it went into: a host's style may look into its light tree), and
-    // nothing in it names or describes another element (a label; an element referred to)
+    // its subtree and its siblings'). Only where no style sheet may match upwards (:has),
+    // the walk went into no shadow root (a host's style may look into its light tree), the
+    // element is an HTML one of the document's own tree (whose sheets are the ones read),
+    // and nothing in it names or describes another (a label, an element referred to: hiding
+    // it changes what that name reads).
     if (xs.size && (GHAS || W.roots.size)) return null;
     let referred = null;
     if (xs.size) {
