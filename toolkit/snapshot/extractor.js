@@ -248,6 +248,42 @@
   // the page boxes of those that stayed put. The answer names those nodes by their path of
   // child indexes from the root; anything else (a sticky box that moved part of the way, a
   // layout change): null (the walk runs).
+  // whether every iframe node's content origin is where the last read put it (rectOf: its
+  // element's rect now, or none where it did not move)
+  const framesStay = (rectOf, x, y) => {
+    for (let i = 0; i < W.framed.length; i += 3) {
+      const n = W.framed[i], el = W.framed[i + 1], cs = W.framed[i + 2], r = rectOf(el);
+      if (r && (n.frame.cx !== Math.round(r.left + x + el.clientLeft + (parseFloat(cs.paddingLeft) || 0)) ||
+          n.frame.cy !== Math.round(r.top + y + el.clientTop + (parseFloat(cs.paddingTop) || 0)))) return false;
+    }
+    return true;
+  };
+  // the last output's nodes in `changed` (node -> [in the viewport, new box or null]) take
+  // their change, subtrees in `skip` left out; [paths of those turned over, [path, box] ...]
+  const turn = (changed, skip) => {
+    const flips = [], boxes = [];
+    if (!changed.size) return [flips, boxes];
+    const path = [];  // (one path, copied only where a node changed)
+    const visit = (n) => {
+      const c = changed.get(n);
+      if (c) {
+        if (c[0] !== !!n.inViewport) {
+          flips.push(path.slice());
+          if (c[0]) n.inViewport = true; else delete n.inViewport;
+        }
+        if (c[1]) { boxes.push([path.slice(), c[1]]); n.box = c[1]; }
+      }
+      const kids = n.children;
+      if (kids) {
+        for (let i = 0; i < kids.length; i++) {
+          if (skip && skip.has(kids[i])) continue;
+          path.push(i); visit(kids[i]); path.pop();
+        }
+      }
+    };
+    visit(W.last.root);
+    return [flips, boxes];
+  };
   const rescroll = (since) => {
     const L = W.last, nsx = win.scrollX, nsy = win.scrollY, osx = L.scroll.x, osy = L.scroll.y;
     const dx = nsx - osx, dy = nsy - osy, g = W.geo, now = new Map();
@@ -270,29 +306,9 @@
       const moved = box[0] !== b[0] || box[1] !== b[1];
       if (moved || iv !== !!n.inViewport) changed.set(n, [iv, moved ? box : null]);
     }
-    for (let i = 0; i < W.framed.length; i += 3) {
-      const n = W.framed[i], el = W.framed[i + 1], cs = W.framed[i + 2];
-      const r = now.get(el) || { left: 0, top: 0 };
-      if (n.frame.cx !== Math.round(r.left + nsx + el.clientLeft + (parseFloat(cs.paddingLeft) || 0)) ||
-          n.frame.cy !== Math.round(r.top + nsy + el.clientTop + (parseFloat(cs.paddingTop) || 0))) return null;
-    }
-    const flips = [], boxes = [];
-    if (changed.size) {
-      const path = [];  // (one path, copied only where a node changed)
-      const walk = (n) => {
-        const c = changed.get(n);
-        if (c) {
-          if (c[0] !== !!n.inViewport) {
-            flips.push(path.slice());
-            if (c[0]) n.inViewport = true; else delete n.inViewport;
-          }
-          if (c[1]) { boxes.push([path.slice(), c[1]]); n.box = c[1]; }
-        }
-        const kids = n.children;
-        if (kids) for (let i = 0; i < kids.length; i++) { path.push(i); walk(kids[i]); path.pop(); }
-      };
-      walk(L.root);
-    }
+    const unplaced = { left: 0, top: 0 };  // (an iframe with no box)
+    if (!framesStay((el) => now.get(el) || unplaced, nsx, nsy)) return null;
+    const [flips, boxes] = turn(changed, null);
     const se = doc.scrollingElement || doc.documentElement;
     L.scroll = { x: nsx, y: nsy };
     L.document = { width: se ? se.scrollWidth : ivw, height: se ? se.scrollHeight : ivh };
@@ -301,7 +317,7 @@
     return JSON.stringify({ version: 2, rescrolled: since, scroll: L.scroll, document: L.document,
       flips, boxes, jsTimeMs: performance.now() - t0, watch: W.token });
   };
-  let retext = null;
+  let retext = false;
   if (typeof o.since === 'string' && W.token === o.since && W.key === WKEY &&
       Math.max(num(o.nextRef, 1), book.next) === W.next) {
     W.note(W.mo.takeRecords());
@@ -456,8 +472,8 @@
   const vw = win.innerWidth, vh = win.innerHeight, sx = win.scrollX, sy = win.scrollY;
   const pageScroller = doc.scrollingElement;
   // every box measured (element, rect, fixed to the viewport), the nodes given a box and the
-  // iframe nodes (with their element and style): what a read after a scroll alone, or after text edited in
-  // place, measures again (see rescroll, reread)
+  // iframe nodes (with their element and style): what a read after a scroll alone, or after
+  // text or attributes edited, measures again (see rescroll, reread)
   const geo = [], boxed = [], framed = [];
   const CLIP_RE = /rect\(\s*(-?[\d.]+)px,?\s*(-?[\d.]+)px,?\s*(-?[\d.]+)px,?\s*(-?[\d.]+)px/;
   const INSET_RE = /^inset\(\s*(?:5\d|[6-9]\d|100)%/;
@@ -823,6 +839,9 @@
   }
   const decodeSafe = (w) => { try { return decodeURIComponent(w); } catch (e) { return w; } };
   const BG_URL = /url\(\s*["']?([^"')]+)/;
+  // whether a nameless control is given a hint (a link that goes somewhere shows where instead)
+  const hintable = (el, role) => role !== 'iframe' &&
+    !(role === 'link' && !/^\s*(#|javascript:|$)/i.test(el.getAttribute('href') || ''));
   function hintOf(el, tag) {
     let h = attr(el, 'aria-description');
     if (!h && el.hasAttribute('aria-describedby')) {
@@ -1067,19 +1086,6 @@
     return [items, null];
   }
 
-  function begin() {
-    if (o.rootSelector) {
-      const el = doc.querySelector(o.rootSelector);
-      if (el) stack.push('auto', 0, false, 0, root, el);
-      else rootMissing = true;
-    } else if (rootEl) {
-      const rcs = win.getComputedStyle(rootEl);
-      const [items, only] = splitKids(kidsOf(rootEl), rcs, rcs.visibility === 'visible', undefined,
-        rcs.cursor);
-      if (only) root.text = only;
-      else pushItems(items, root, 0, false, 0, rcs.cursor);
-    }
-  }
 
   // Each emitted element, for a read after a text edit (see reread): element -> [node, parent
   // node, suppressText, inside, parentCursor, depth, clickable, then the counts (visited,
@@ -1098,172 +1104,174 @@
   };
 
   function walk() {
-  while (stack.length) {
-    if (open.length && open[open.length - 1] >= stack.length) close(stack.length);
-    if (emitted >= MAX_NODES) { reasons.add('maxNodes'); break; }
-    if (visited >= MAX_VISITED) { reasons.add('maxVisited'); break; }
-    if ((++loops & 255) === 0 && performance.now() > deadline) { reasons.add('maxTime'); break; }
-    const el = stack.pop(), p = stack.pop(), d = stack.pop(), sup = stack.pop(),
-      inter = stack.pop(), pcur = stack.pop();
-    if (typeof el === 'string') {
-      if (!sup) { addChild(p, { text: el }); emitted++; }
-      continue;
-    }
-    const v0 = visited, s0 = skipped, e0 = emitted, t0c = cuts.maxTextPerNode, a0c = cuts.maxAttr,
-      o0c = cuts.maxOptions;
-    visited++;
-    const tag = el.localName;
-    if (SKIP.has(tag)) continue;
-    if (SKIP_COUNTED.has(tag) || (tag === 'input' && inputType(el) === 'hidden')) { skipped++; continue; }
-    if (el.hasAttributes() && (el.hasAttribute('hidden') || el.getAttribute('aria-hidden') === 'true' || el.hasAttribute('inert'))) { skipped++; continue; }
-    const cs = win.getComputedStyle(el);
-    const display = cs.display;
-    if (display === 'none') { skipped++; continue; }
-    const contents = display === 'contents';
-    let rect = seenOk.get(el);  // (a name found it drawn already)
-    if (rect === undefined) rect = drawn(el, cs, display, tag);
-    if (rect === false) { skipped++; continue; }
-    const visHidden = cs.visibility !== 'visible';
-    if (visHidden) skipped++;
-    const cursor = cs.cursor;
+    while (stack.length) {
+      if (open.length && open[open.length - 1] >= stack.length) close(stack.length);
+      if (emitted >= MAX_NODES) { reasons.add('maxNodes'); break; }
+      if (visited >= MAX_VISITED) { reasons.add('maxVisited'); break; }
+      if ((++loops & 255) === 0 && performance.now() > deadline) { reasons.add('maxTime'); break; }
+      const el = stack.pop(), p = stack.pop(), d = stack.pop(), sup = stack.pop(),
+        inter = stack.pop(), pcur = stack.pop();
+      if (typeof el === 'string') {
+        if (!sup) { addChild(p, { text: el }); emitted++; }
+        continue;
+      }
+      const v0 = visited, s0 = skipped, e0 = emitted, t0c = cuts.maxTextPerNode, a0c = cuts.maxAttr,
+        o0c = cuts.maxOptions;
+      visited++;
+      const tag = el.localName;
+      if (SKIP.has(tag)) continue;
+      if (SKIP_COUNTED.has(tag) || (tag === 'input' && inputType(el) === 'hidden')) { skipped++; continue; }
+      if (el.hasAttributes() && (el.hasAttribute('hidden') || el.getAttribute('aria-hidden') === 'true' || el.hasAttribute('inert'))) { skipped++; continue; }
+      const cs = win.getComputedStyle(el);
+      const display = cs.display;
+      if (display === 'none') { skipped++; continue; }
+      const contents = display === 'contents';
+      let rect = seenOk.get(el);  // (a name found it drawn already)
+      if (rect === undefined) rect = drawn(el, cs, display, tag);
+      if (rect === false) { skipped++; continue; }
+      const visHidden = cs.visibility !== 'visible';
+      if (visHidden) skipped++;
+      const cursor = cs.cursor;
 
-    let role = roleOf(el, tag);
-    // an <svg> whose shapes act (handlers, pointer cursors, links, roles: a pie menu) is walked
-    const svgIn = tag === 'svg' && svgActive(el);
-    if (tag === 'svg' && !role && !svgIn) role = el.hasAttribute('aria-label') || el.hasAttribute('aria-labelledby') || el.querySelector(':scope > title') ? 'img' : null;
-    const isFrame = tag === 'iframe' || tag === 'frame';
-    if (isFrame) role = 'iframe';
-    const interactiveRole = role !== null && INTERACTIVE.has(role);
-    // Own evidence only: a cursor inherited from a clickable ancestor is not a new control, but
-    // a handler, a tab stop or a cursor of its own is, inside a clickable row too.
-    const byCursor = cursor === 'pointer' && pcur !== 'pointer' && inter !== 2;
-    const drag = el.getAttribute('draggable') === 'true' || (/^(grab|move)$/.test(cursor) && pcur !== cursor);
-    let clickable = !interactiveRole && !isFrame && !visHidden && (byCursor || drag ||
-      (pcur === DELEGATE && (tag === 'li' || tag === 'tr' || role === 'listitem' || role === 'row')) ||
-      el.hasAttribute('onclick') || el.onclick != null ||
-      ((!role || CONTENT.has(role)) && el.hasAttribute('tabindex') && el.tabIndex >= 0 && !el.querySelector(CONTROLS)) ||
-      probed(el));
-    // a nameless shape beside its title (a pie slice and its label) is clicked by the title
-    if (clickable && /^(path|rect|circle|ellipse|polygon)$/.test(tag) && !el.hasAttribute('aria-label') &&
-      el.parentElement && el.parentElement.querySelector(':scope > text')) clickable = false;
-    // a list (row group, even of one row) clickable as a whole hands the click to its items
-    let delegate = false;
-    if (clickable && (role === 'list' || role === 'rowgroup') && el.childElementCount > (role === 'list' ? 1 : 0)) {
-      clickable = false;
-      delegate = true;
-    }
+      let role = roleOf(el, tag);
+      // an <svg> whose shapes act (handlers, pointer cursors, links, roles: a pie menu) is walked
+      const svgIn = tag === 'svg' && svgActive(el);
+      if (tag === 'svg' && !role && !svgIn) role = el.hasAttribute('aria-label') || el.hasAttribute('aria-labelledby') || el.querySelector(':scope > title') ? 'img' : null;
+      const isFrame = tag === 'iframe' || tag === 'frame';
+      if (isFrame) role = 'iframe';
+      const interactiveRole = role !== null && INTERACTIVE.has(role);
+      // Own evidence only: a cursor inherited from a clickable ancestor is not a new control, but
+      // a handler, a tab stop or a cursor of its own is, inside a clickable row too.
+      const byCursor = cursor === 'pointer' && pcur !== 'pointer' && inter !== 2;
+      const drag = el.getAttribute('draggable') === 'true' || (/^(grab|move)$/.test(cursor) && pcur !== cursor);
+      let clickable = !interactiveRole && !isFrame && !visHidden && (byCursor || drag ||
+        (pcur === DELEGATE && (tag === 'li' || tag === 'tr' || role === 'listitem' || role === 'row')) ||
+        el.hasAttribute('onclick') || el.onclick != null ||
+        ((!role || CONTENT.has(role)) && el.hasAttribute('tabindex') && el.tabIndex >= 0 && !el.querySelector(CONTROLS)) ||
+        probed(el));
+      // a nameless shape beside its title (a pie slice and its label) is clicked by the title
+      if (clickable && /^(path|rect|circle|ellipse|polygon)$/.test(tag) && !el.hasAttribute('aria-label') &&
+        el.parentElement && el.parentElement.querySelector(':scope > text')) clickable = false;
+      // a list (row group, even of one row) clickable as a whole hands the click to its items
+      let delegate = false;
+      if (clickable && (role === 'list' || role === 'rowgroup') && el.childElementCount > (role === 'list' ? 1 : 0)) {
+        clickable = false;
+        delegate = true;
+      }
 
-    // children: text runs and elements to walk
-    let list = null;
-    if (tag === 'details' && !el.open) {
-      const sm = el.querySelector(':scope > summary');
-      list = sm ? [sm] : [];
-      skipped += el.children.length - list.length;
-    } else if ((!LEAF.has(tag) || svgIn) && !(role && PRESENTATIONAL_KIDS.has(role) && tag !== 'summary') && cs.contentVisibility !== 'hidden') {
-      list = kidsOf(el);
-      if (rect && el.firstElementChild !== null && cs.overflow !== 'visible') scrollers.push(el);
-    }
-    const quiet = sup && !interactiveRole && !clickable && !role;
-    let items = null, text = '', fs = NaN;
-    if (list) {
-      const split = splitKids(list, cs, !visHidden && !quiet, ownsOf.size ? ownsOf.get(el) : undefined,
-        cursor, CELLS.has(role) || role === 'gridcell');
-      fs = splitFs;
-      items = split[0];
-      if (split[1] !== null) { text = split[1]; items = null; }
-    }
+      // children: text runs and elements to walk
+      let list = null;
+      if (tag === 'details' && !el.open) {
+        const sm = el.querySelector(':scope > summary');
+        list = sm ? [sm] : [];
+        skipped += el.children.length - list.length;
+      } else if ((!LEAF.has(tag) || svgIn) && !(role && PRESENTATIONAL_KIDS.has(role) && tag !== 'summary') && cs.contentVisibility !== 'hidden') {
+        list = kidsOf(el);
+        if (rect && el.firstElementChild !== null && cs.overflow !== 'visible') scrollers.push(el);
+      }
+      const quiet = sup && !interactiveRole && !clickable && !role;
+      let items = null, text = '', fs = NaN;
+      if (list) {
+        const split = splitKids(list, cs, !visHidden && !quiet, ownsOf.size ? ownsOf.get(el) : undefined,
+          cursor, CELLS.has(role) || role === 'gridcell');
+        fs = splitFs;
+        items = split[0];
+        if (split[1] !== null) { text = split[1]; items = null; }
+      }
 
-    let out = p, depth = d;
-    const emit = !visHidden && (role !== null || clickable || (!!text && !quiet));
-    if (emit) {
-      const n = { tag };
-      if (role) n.role = role;
-      let name = '';
-      if (role === 'iframe') name = fold(el.getAttribute('title') || el.getAttribute('name') || '');
-      else if (!(CELLS.has(role) && items)) name = nameOf(el, tag, role, clickable, cs);
-      if (name) n.name = name;
-      if (text && !(name && NAMED_BY_CONTENT.has(role))) n.text = text;
-      if (interactiveRole || clickable || role === 'table' || (CONTENT_REFS && (CONTENT.has(role) || (!role && text)))) {
-        n.ref = refFor(el);
-        if (el === active) focusedRef = n.ref;
+      let out = p, depth = d;
+      const emit = !visHidden && (role !== null || clickable || (!!text && !quiet));
+      if (emit) {
+        const n = { tag };
+        if (role) n.role = role;
+        let name = '';
+        if (role === 'iframe') name = fold(el.getAttribute('title') || el.getAttribute('name') || '');
+        else if (!(CELLS.has(role) && items)) name = nameOf(el, tag, role, clickable, cs);
+        if (name) n.name = name;
+        if (text && !(name && NAMED_BY_CONTENT.has(role))) n.text = text;
+        if (interactiveRole || clickable || role === 'table' || (CONTENT_REFS && (CONTENT.has(role) || (!role && text)))) {
+          n.ref = refFor(el);
+          if (el === active) focusedRef = n.ref;
+        }
+        if (role === 'heading') {
+          const lv = HEADINGS[tag] || parseInt(el.getAttribute('aria-level') || '2', 10);
+          n.level = lv > 0 ? lv : 2;
+        } else if (role === 'treeitem') {
+          n.level = treeLevel(el);
+        }
+        if (n.ref && !name && !text && hintable(el, role)) {
+          const h = hintOf(el, tag);
+          if (h) n.hint = h;
+        }
+        const st = statesOf(el, tag, role);
+        if (st) n.states = st;
+        const at = attrsOf(el, tag);
+        if (at) n.attrs = at;
+        const v = valueOf(el, tag, role);
+        if (v !== null && v !== '') n.value = v;
+        if (tag === 'select') n.options = optionsOf(el);
+        if (!rect && !contents) geo.push(el, rect = el.getBoundingClientRect(), false);  // (inline: never fixed)
+        if (rect) {
+          n.box = [Math.round(rect.left + sx), Math.round(rect.top + sy), Math.round(rect.width), Math.round(rect.height)];
+          if (rect.width > 0 && rect.height > 0 && rect.right > 0 && rect.bottom > 0 && rect.left < vw && rect.top < vh) n.inViewport = true;
+          boxed.push(n, el);
+        }
+        if (fs !== fs) fs = parseFloat(cs.fontSize);  // not read by splitKids
+        if (fs !== 16) n.fontSize = Math.round(fs * 10) / 10;
+        if (clickable) {
+          n.clickable = true;
+          if (byCursor && items) pointerOnly.push([n, el]);
+        }
+        if (isFrame) {
+          iframes++;
+          let key = reg.frames.get(el);
+          if (key === undefined) { key = reg.frameNext++; reg.frames.set(el, key); }
+          const r = rect || { left: 0, top: 0 };
+          framed.push(n, el, cs);
+          n.frame = {
+            key,
+            cx: Math.round(r.left + sx + el.clientLeft + (parseFloat(cs.paddingLeft) || 0)),
+            cy: Math.round(r.top + sy + el.clientTop + (parseFloat(cs.paddingTop) || 0)),
+          };
+        }
+        addChild(p, n);
+        emitted++;
+        const entry = [n, p, sup, inter, pcur, d, clickable, v0, s0, e0, t0c, a0c, o0c, -1, 0, 0, 0, 0, 0];
+        nodeOf.set(el, entry);
+        open.push(entry, stack.length);
+        if (d + 1 < MAX_DEPTH) { out = n; depth = d + 1; } else if (items) { reasons.add('maxDepth'); }
       }
-      if (role === 'heading') {
-        const lv = HEADINGS[tag] || parseInt(el.getAttribute('aria-level') || '2', 10);
-        n.level = lv > 0 ? lv : 2;
-      } else if (role === 'treeitem') {
-        n.level = treeLevel(el);
+      if (items) {
+        const supKids = sup || (emit && role !== null && SUPPRESS_INSIDE.has(role));
+        pushItems(items, out, depth, supKids, interactiveRole ? 2 : inter || (clickable ? 1 : 0),
+          delegate ? DELEGATE : cursor);
       }
-      // (a link that goes somewhere shows where instead)
-      if (n.ref && !name && !text && role !== 'iframe' && !(role === 'link' && !/^\s*(#|javascript:|$)/i.test(el.getAttribute('href') || ''))) {
-        const h = hintOf(el, tag);
-        if (h) n.hint = h;
-      }
-      const st = statesOf(el, tag, role);
-      if (st) n.states = st;
-      const at = attrsOf(el, tag);
-      if (at) n.attrs = at;
-      const v = valueOf(el, tag, role);
-      if (v !== null && v !== '') n.value = v;
-      if (tag === 'select') n.options = optionsOf(el);
-      if (!rect && !contents) geo.push(el, rect = el.getBoundingClientRect(), false);  // (inline: never fixed)
-      if (rect) {
-        n.box = [Math.round(rect.left + sx), Math.round(rect.top + sy), Math.round(rect.width), Math.round(rect.height)];
-        if (rect.width > 0 && rect.height > 0 && rect.right > 0 && rect.bottom > 0 && rect.left < vw && rect.top < vh) n.inViewport = true;
-        boxed.push(n, el);
-      }
-      if (fs !== fs) fs = parseFloat(cs.fontSize);  // not read by splitKids
-      if (fs !== 16) n.fontSize = Math.round(fs * 10) / 10;
-      if (clickable) {
-        n.clickable = true;
-        if (byCursor && items) pointerOnly.push([n, el]);
-      }
-      if (isFrame) {
-        iframes++;
-        let key = reg.frames.get(el);
-        if (key === undefined) { key = reg.frameNext++; reg.frames.set(el, key); }
-        const r = rect || { left: 0, top: 0 };
-        framed.push(n, el, cs);
-        n.frame = {
-          key,
-          cx: Math.round(r.left + sx + el.clientLeft + (parseFloat(cs.paddingLeft) || 0)),
-          cy: Math.round(r.top + sy + el.clientTop + (parseFloat(cs.paddingTop) || 0)),
-        };
-      }
-      addChild(p, n);
-      emitted++;
-      const entry = [n, p, sup, inter, pcur, d, clickable, v0, s0, e0, t0c, a0c, o0c, -1, 0, 0, 0, 0, 0];
-      nodeOf.set(el, entry);
-      open.push(entry, stack.length);
-      if (d + 1 < MAX_DEPTH) { out = n; depth = d + 1; } else if (items) { reasons.add('maxDepth'); }
     }
-    if (items) {
-      const supKids = sup || (emit && role !== null && SUPPRESS_INSIDE.has(role));
-      pushItems(items, out, depth, supKids, interactiveRole ? 2 : inter || (clickable ? 1 : 0),
-        delegate ? DELEGATE : cursor);
+    close(0);
+    // A box that is clickable only by its cursor and holds nothing but two or more controls (a
+    // toolbar: "Reply", "Forward") is not a control itself: a click on it hits one of them.
+    for (const [n, el] of pointerOnly) {
+      const kids = n.children;
+      if (!kids || kids.length < 2 || !kids.every((c) => c.ref)) continue;
+      if (el.hasAttribute('onclick') || el.onclick != null || probed(el)) continue;
+      delete n.clickable; delete n.ref; delete n.name; delete n.hint;
     }
+    pointerOnly.length = 0;
   }
-  close(0);
-  // A box that is clickable only by its cursor and holds nothing but two or more controls (a
-  // toolbar: "Reply", "Forward") is not a control itself: a click on it hits one of them.
-  for (const [n, el] of pointerOnly) {
-    const kids = n.children;
-    if (!kids || kids.length < 2 || !kids.every((c) => c.ref)) continue;
-    if (el.hasAttribute('onclick') || el.onclick != null || probed(el)) continue;
-    delete n.clickable; delete n.ref; delete n.name; delete n.hint;
-  }
-  pointerOnly.length = 0;
-  }
 
-  // ---- a read after text edited in place alone (see `note` in the watch). The element the
-  // last walk emitted nearest above each edit is walked again, with what it was walked with
-  // (from the text's parent when that is an inline element its own parent may fold into its
-  // text). Every other box the last walk measured is measured again: each must be unchanged,
-  // or have moved or resized with every decision made on it standing (over 1 px each way, on
-  // the page, in the viewport if fixed to it). The emitted nodes above are named again (a
-  // name from content). The answer gives the new subtrees, the new names, and the new boxes
-  // and viewport flags of the nodes that moved, by path; stats and nextRef are the read's.
-  // Anything else (text in a label or in an element referred to by id, no emitted element
-  // above, an iframe or a cut other than of text where it is, a subtree now emitted
+  // ---- a read after text edited in place or attributes changed, alone (see `note` in the
+  // watch; ks: the elements holding edited text, xs: those whose attributes changed). The
+  // element the last walk emitted nearest above each edit is walked again, with what it was
+  // walked with (from the text's parent when that is an inline element its own parent may
+  // fold into its text; from an element's parent for its attributes), and so is every
+  // element the edited part names or describes (a label's control, aria-labelledby,
+  // aria-describedby). Every other box the last walk measured is measured again: each must
+  // be unchanged, or have moved or resized with every decision made on it standing (over
+  // 1 px each way, on the page, in the viewport if fixed to it). The emitted nodes above
+  // are named again (a name from content). The answer gives the new subtrees, the new
+  // names, and the new boxes and viewport flags of the nodes that moved, by path; stats and
+  // nextRef are the read's. Anything else (no emitted element above, subtrees holding half
+  // the page, an iframe or a cut other than of text where they are, a subtree now emitted
   // otherwise, a name gained or lost, a new kind of cut): null (the page is walked in full).
   function reread(ks, xs) {
     const L = W.last, g = W.geo, old = W.nodeOf, R = L.root;
@@ -1382,11 +1390,7 @@
       }
       now.set(el, r);
     }
-    for (let i = 0; i < W.framed.length; i += 3) {
-      const n = W.framed[i], el = W.framed[i + 1], cs = W.framed[i + 2], r = now.get(el);
-      if (r && (n.frame.cx !== Math.round(r.left + sx + el.clientLeft + (parseFloat(cs.paddingLeft) || 0)) ||
-          n.frame.cy !== Math.round(r.top + sy + el.clientTop + (parseFloat(cs.paddingTop) || 0)))) return null;
-    }
+    if (!framesStay((el) => now.get(el), sx, sy)) return null;
     // the subtrees walked again, each from the counts it started at (moved by the changes
     // of those before it), then the totals: the last read's, with those changes
     const was = W.counts, total = was.slice(), made = [];
@@ -1419,7 +1423,7 @@
         if (role === 'iframe' || CELLS.has(role) || (ae[6] && !c.clickable)) continue;
         const nm2 = nameOf(ael, ael.localName, role, ae[6], win.getComputedStyle(ael)), nm1 = c.name || '';
         // (a nameless control's hint may come from what is in it: an icon's class)
-        if (c.ref && !nm2 && !c.text && !(role === 'link' && !/^\s*(#|javascript:|$)/i.test(ael.getAttribute('href') || '')) &&
+        if (c.ref && !nm2 && !c.text && hintable(ael, role) &&
             (hintOf(ael, ael.localName) || undefined) !== c.hint) return null;
         if (nm2 === nm1) continue;
         if (!nm2 || !nm1 || nm2.length >= MAX_TEXT || nm1.length >= MAX_TEXT) return null;
@@ -1444,33 +1448,16 @@
       }
     });
     const named = names.map(([c, path, nm]) => { c.name = nm; return [path, nm]; });
-    const flips = [], boxes = [], moved = new Map();
+    const changed = new Map();
     for (let i = 0; i < W.boxed.length; i += 2) {
-      const n = W.boxed[i], r = now.get(W.boxed[i + 1]);
-      if (r && !gone.has(n)) moved.set(n, r);
+      const n = W.boxed[i], r = now.get(W.boxed[i + 1]), b = n.box;
+      if (!r || gone.has(n)) continue;
+      const box = [Math.round(r.left + sx), Math.round(r.top + sy), Math.round(r.width), Math.round(r.height)];
+      const iv = r.width > 0 && r.height > 0 && r.right > 0 && r.bottom > 0 && r.left < vw && r.top < vh;
+      const moved = box[0] !== b[0] || box[1] !== b[1] || box[2] !== b[2] || box[3] !== b[3];
+      if (moved || iv !== !!n.inViewport) changed.set(n, [iv, moved ? box : null]);
     }
-    if (moved.size) {
-      const path = [];
-      const visit = (n) => {
-        const r = moved.get(n);
-        if (r) {
-          const box = [Math.round(r.left + sx), Math.round(r.top + sy), Math.round(r.width), Math.round(r.height)];
-          const iv = r.width > 0 && r.height > 0 && r.right > 0 && r.bottom > 0 && r.left < vw && r.top < vh;
-          if (iv !== !!n.inViewport) {
-            flips.push(path.slice());
-            if (iv) n.inViewport = true; else delete n.inViewport;
-          }
-          const b = n.box;
-          if (box[0] !== b[0] || box[1] !== b[1] || box[2] !== b[2] || box[3] !== b[3]) {
-            boxes.push([path.slice(), box]);
-            n.box = box;
-          }
-        }
-        const kids = n.children;
-        if (kids) for (let i = 0; i < kids.length; i++) { path.push(i); if (!gone.has(kids[i])) visit(kids[i]); path.pop(); }
-      };
-      visit(R);
-    }
+    const [flips, boxes] = turn(changed, gone);
     const fresh = new Set();
     for (let i = 0; i < geo.length; i += 3) fresh.add(geo[i]);
     const g2 = [];
@@ -1511,7 +1498,17 @@
     reasons.clear();
     focusedRef = null;
   }
-  begin();
+  if (o.rootSelector) {
+    const el = doc.querySelector(o.rootSelector);
+    if (el) stack.push('auto', 0, false, 0, root, el);
+    else rootMissing = true;
+  } else if (rootEl) {
+    const rcs = win.getComputedStyle(rootEl);
+    const [items, only] = splitKids(kidsOf(rootEl), rcs, rcs.visibility === 'visible', undefined,
+      rcs.cursor);
+    if (only) root.text = only;
+    else pushItems(items, root, 0, false, 0, rcs.cursor);
+  }
   walk();
 
   book.next = next;

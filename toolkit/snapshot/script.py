@@ -268,18 +268,9 @@ def rescrolled_since(text: object, token: str, kept: QuickRead) -> tuple[QuickRe
     if out is None or out.version != FORMAT_VERSION or out.rescrolled != token:
         return None
     tree = kept.tree
-    updates: dict[tuple[int, ...], dict[str, Any]] = {}
-    for path, change in [*((p, None) for p in out.flips), *out.boxes]:
-        node = tree.root
-        for i in path:
-            if not 0 <= i < len(node.children):
-                return None
-            node = node.children[i]
-        update = updates.setdefault(tuple(path), {})
-        if change is None:
-            update["in_viewport"] = not node.in_viewport
-        else:
-            update["box"] = change
+    updates = _updates(tree.root, out.flips, [(p, "box", b) for p, b in out.boxes])
+    if updates is None:
+        return None
     stats = tree.stats.model_copy(update={"js_time_ms": out.js_time_ms})
     moved = tree.model_copy(update={
         "root": with_updates(tree.root, updates) if updates else tree.root,
@@ -333,36 +324,39 @@ def retexted_since(text: object, token: str, kept: QuickRead) -> tuple[QuickRead
             or out.next_ref < kept.next_ref):
         return None
     tree = kept.tree
-    replaced = {tuple(path): node for path, node in out.nodes}
-    updates: dict[tuple[int, ...], dict[str, Any] | Node] = dict(replaced)
-    changes: list[tuple[list[int], str, Any]] = [
-        *((p, "name", n) for p, n in out.names), *((p, "box", b) for p, b in out.boxes),
-        *((p, "in_viewport", None) for p in out.flips)]
-    for path in [*(p for p, _ in out.nodes), *(p for p, _, _ in changes)]:
-        node = tree.root
-        for depth, i in enumerate(path):
-            if (depth and tuple(path[:depth]) in replaced) or not 0 <= i < len(node.children):
-                return None
-            node = node.children[i]
-    for path, name, value in changes:
-        key = tuple(path)
-        update = updates.setdefault(key, {})
-        if isinstance(update, Node):
-            return None
-        if name == "in_viewport":
-            value = not _node_at(tree.root, path).in_viewport
-        update[name] = value
+    updates = _updates(tree.root, out.flips, [
+        *((p, "name", n) for p, n in out.names), *((p, "box", b) for p, b in out.boxes)],
+        {tuple(path): node for path, node in out.nodes})
+    if updates is None:
+        return None
     stats = out.stats.model_copy(update={"js_time_ms": out.js_time_ms})
     moved = tree.model_copy(update={
         "root": with_updates(tree.root, updates), "document": out.document, "stats": stats})
     return QuickRead(moved, out.next_ref, kept.root_missing, kept.hosts), out.watch
 
 
-def _node_at(root: Node, path: list[int]) -> Node:
-    node = root
-    for i in path:
-        node = node.children[i]
-    return node
+def _updates(root: Node, flips: list[list[int]], fields: list[tuple[list[int], str, Any]],
+             replaced: dict[tuple[int, ...], Node] | None = None,
+             ) -> dict[tuple[int, ...], dict[str, Any] | Node] | None:
+    """What :func:`with_updates` takes for an answer: the nodes at ``replaced``'s paths
+    replaced, ``fields`` (path, field, value) set, ``in_viewport`` turned over at ``flips``.
+    ``None`` when a path names no node of ``root``, or one inside a replaced node."""
+    replaced = replaced or {}
+    updates: dict[tuple[int, ...], dict[str, Any] | Node] = dict(replaced)
+    for path, name, value in [*((p, "", None) for p in replaced),
+                              *((p, "in_viewport", None) for p in flips), *fields]:
+        node = root
+        for depth, i in enumerate(path):
+            if (depth and tuple(path[:depth]) in replaced) or not 0 <= i < len(node.children):
+                return None
+            node = node.children[i]
+        if not name:
+            continue  # (a replaced node's own path)
+        update = updates.setdefault(tuple(path), {})
+        if isinstance(update, Node):
+            return None
+        update[name] = not node.in_viewport if name == "in_viewport" else value
+    return updates
 
 
 def with_updates(node: Node, updates: Mapping[tuple[int, ...], dict[str, Any] | Node]) -> Node:
