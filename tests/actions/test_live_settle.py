@@ -90,3 +90,35 @@ def test_opening_a_ticking_page_ends_once_it_has_loaded(
     r = tab.goto(site.url(f"/actions/live.html?kind={kind}"))
     assert r.readback["ready"] == "quiet", r.message
     assert tab.title == "Live page"
+
+
+def test_a_rhythm_that_paused_just_before_the_action_is_still_the_pages_own(
+        tab: Tab, site) -> None:  # type: ignore[no-untyped-def]
+    # a renderer starved for a moment (a loaded machine, a page briefly in the background)
+    # stops a page's animation events: the beat's last change is then older than the rhythm
+    # window when the action starts, and it must not be taken for the action's own changes
+    live(tab, site, "css")
+    js(tab, "() => new Promise((done) => { const t = setInterval(() => "
+            "{ if (window.liveTicks() >= 3) { clearInterval(t); done(); } }, 20); })")
+    js(tab, "() => { document.getElementById('beat').style.animationPlayState = 'paused'; }")
+    paused_at = ticks(tab)
+    js(tab, "() => new Promise((done) => setTimeout(done, 900))")
+    assert ticks(tab) == paused_at  # it did stop
+    js(tab, "() => { document.getElementById('beat').style.animationPlayState = 'running'; }")
+    # the click streams results by timers of its own (so the wait is not a short one)
+    r = tab.click(ref(tab, "button", "Search"))
+    assert int(js(tab, "() => document.querySelectorAll('.hit').length")) == 8
+    assert r.readback["ready"] == "quiet", r.message
+    assert ticks(tab) > paused_at  # the beat went on during the wait
+
+
+@pytest.mark.parametrize("kind", ["css", "video"])
+def test_an_action_right_after_the_page_opened_is_not_held_by_its_first_ticks(
+        tab: Tab, site, kind: str) -> None:  # type: ignore[no-untyped-def]
+    # the navigation settles before the page's first tick; the action that follows at once
+    # (a scripted policy, no model in between) still tells the page's rhythm from its own
+    # changes: the click streams results by timers, so its wait is not a short one
+    live(tab, site, kind)
+    r = tab.click(ref(tab, "button", "Search"))
+    assert int(js(tab, "() => document.querySelectorAll('.hit').length")) == 8
+    assert r.readback["ready"] == "quiet", r.message

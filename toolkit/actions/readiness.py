@@ -48,14 +48,19 @@ action's in two ways, neither of them a rule about particular pages:
   ``rhythmMs`` (600 ms), is changing by itself: further changes of that kind to it, and
   changes inside what such a change put in, are the page's own, unless the action's own
   callbacks make them. A kind seen only once just before the action counts once (its first
-  change after the action is the action's), then as the page's; but a list that grew once
+  change after the action is the action's), then as the page's; so does a kind seen at
+  least twice in the history whose rhythm paused (a renderer starved for a moment stops a
+  page's animation events just before the action); but a list that grew once
   (its first items loaded) has no rhythm: growing is the page's own only when it was seen
   twice. An attribute change is also
   seen from the element's parent (a carousel moves a class from slide to slide: each slide
   changes rarely, their parent on a rhythm). A change of a new kind (a list that grows where
   a price was swapped, even when the page's own loop makes it in answer to the action) counts
   as the action's. A document never watched before is watched for ``OBSERVE_MS`` before its
-  first action, and what it changes in that moment is its own.
+  first action, and what it changes in that moment is its own. A document watched for less
+  than ``historyMs`` when the action starts (a navigation may settle before the page's
+  first tick) has too short a "before": there, a change repeated on a rhythm is the page's
+  own as well, as in a document the action opened (below).
 - *A document the action opened* (a navigation) has no "before": all of it is the action's,
   except a change repeated on a rhythm (a fourth time, each within ``rhythmMs`` of the last),
   which is the page's own from then on, so a navigation to a page that ticks ends once the
@@ -142,7 +147,7 @@ _MONITOR_JS = """
           asyncMs: 50, epoch: 0, arms: 0, born: born, cur: undefined,
           historyMs: 2000, rhythmMs: 600, historyCap: 400, recent: new Map(),
           ambient: new WeakMap(), prior: new WeakMap(), since: new WeakMap(), newDoc: false,
-          churn: new WeakSet()};
+          young: false, churn: new WeakSet()};
     const pending = new Map();
     const recount = () => {
       let n = 0, slow = 0;
@@ -204,9 +209,10 @@ _MONITOR_JS = """
         if (once.get(kind)) return true;
         once.set(kind, true);
       }
-      if (st.newDoc) {
-        // a document the action opened has no "before": there, a change repeated on a
-        // rhythm (a fourth time, each within rhythmMs of the last) is the page's own
+      if (st.newDoc || st.young) {
+        // a document the action opened has no "before", one watched for less than
+        // historyMs too short a one: there, a change repeated on a rhythm (a fourth time,
+        // each within rhythmMs of the last) is the page's own
         let seen = st.since.get(el);
         if (!seen) st.since.set(el, seen = new Map());
         const prev = seen.get(kind);
@@ -370,11 +376,18 @@ _MONITOR_JS = """
       const need = fromScratch ? 1 : 2, map = new WeakMap(), prior = new WeakMap();
       for (const [el, kinds] of st.recent) {
         for (const [kind, times] of kinds) {
-          if (now - times[times.length - 1] > st.rhythmMs) continue;  // it stopped
           let n = 0; for (const t of times) if (now - t <= st.historyMs) n++;
           // a list that grew once (its first items loaded) has no rhythm: growing is the
           // page's own only when seen twice
           const grow = kind === 'grow' || kind === '^grow';
+          if (now - times[times.length - 1] > st.rhythmMs) {
+            // it stopped; a rhythm that paused (a renderer starved for a moment) counts
+            // once, then as the page's own again
+            if (n >= 2 && !grow) {
+              let m = prior.get(el); if (!m) prior.set(el, m = new Map()); m.set(kind, false);
+            }
+            continue;
+          }
           if (n >= (grow ? 2 : need)) {
             let s = map.get(el); if (!s) map.set(el, s = new Set()); s.add(kind);
           } else if (!grow) {
@@ -394,6 +407,7 @@ _MONITOR_JS = """
     if (mode === 'arm') st.baseline(now, st.arms === 0 && now - st.born < st.historyMs);
     else { st.ambient = new WeakMap(); st.prior = new WeakMap(); st.churn = new WeakSet(); }
     st.newDoc = mode === 'rearm'; st.since = new WeakMap();
+    st.young = mode === 'arm' && now - st.born < st.historyMs;
     st.arms++; st.epoch++;
     st.armedAt = now; st.mut0 = st.mut; st.added0 = st.added; st.amb0 = st.amb; st.clear();
     st.ambAdded0 = st.ambAdded;
