@@ -445,3 +445,89 @@ def test_an_attribute_change_walks_only_around_it(
         diff = same(got, full(tab))
         assert diff is None, f"turn {turn}: {diff}"
         assert book.retexted_reads == before + (alone and not has), f"turn {turn}"
+
+
+# each put in when it is not there, taken out when it is (so two turns go there and back)
+def _toggled(make: str, where: str, how: str = "append") -> str:
+    return (f"(() => {{ const old = document.getElementById('made'); if (old) {{ old.remove(); "
+            f"return; }} const t = document.createElement('template'); t.innerHTML = {make!r}; "
+            f"const x = t.content.firstElementChild; x.id = 'made'; "
+            f"document.querySelector({where!r}).{how}(x); }})()")
+
+
+CHILD_EDITS: dict[str, tuple[str, bool]] = {
+    "an item put in a list": (_toggled("<li>Figs</li>", "#list"), True),
+    "a part with a link and a button": (
+        _toggled("<div><p>New <a href='#n'>link</a></p><button>Go</button></div>", "#para",
+                 "after"), True),
+    "an element taken out": (
+        "(() => { const p = document.getElementById('para'); if (p) { window.kept = p; "
+        "p.remove(); } else document.getElementById('sib').before(window.kept); })()", True),
+    "items put in another order": (
+        "(l => l.replaceChildren(...Array.from(l.children).reverse()))("
+        "document.getElementById('list'))", True),
+    "what follows moves": (_toggled("<p style='height: 300px'>Tall</p>", "#sec", "prepend"),
+                           True),
+    "a label": (_toggled("<label>Agreed <b>now</b></label>", "#para", "after"), False),
+    "what another is named by": (
+        "(() => { const a = document.getElementById('agree'); if (a) { window.kept = a; "
+        "a.remove(); } else document.getElementById('terms').prepend(window.kept); })()",
+        False),
+    "a style sheet": (_toggled("<style>#para { display: none; }</style>", "#sec"), False),
+    "a frame": (
+        "new Promise((done) => { const old = document.getElementById('made'); "
+        "if (old) { old.remove(); done(); return; } const f = document.createElement('iframe'); "
+        "f.id = 'made'; f.onload = () => done(); f.srcdoc = '<p>in a frame</p>'; "
+        "document.getElementById('sec').append(f); })", False),
+    "a field": (_toggled("<input aria-label='Extra'>", "#sec"), False),
+    "in what holds most of the page": (
+        _toggled("<li><a href='#f31'>Footer link 31</a></li>", "footer ul"), False),
+    "a shadow root": (
+        "(() => { const old = document.getElementById('made'); if (old) { old.remove(); return; } "
+        "const d = document.createElement('div'); d.id = 'made'; "
+        "d.attachShadow({mode: 'open'}).innerHTML = '<button>In a shadow</button>'; "
+        "document.getElementById('sec').append(d); })()", False),
+}
+
+
+@pytest.mark.parametrize(("what", "page"), [
+    *((what, "") for what in CHILD_EDITS),
+    ("an item put in a list", "?counter"), ("a part with a link and a button", "?has")])
+def test_elements_put_in_or_taken_out_walk_only_around_them(
+        tab: Tab, site: SiteServer, what: str, page: str) -> None:
+    """Elements put in or taken out: the element that holds them is read as one whose
+    attributes changed (its parent's nearest emitted element walked again), new elements
+    get the refs a full read gives them, and the host's tree is what a full read gives.
+    What reaches beyond that (a label, what another is named by, a style sheet, a frame, a
+    field, a shadow root), what holds most of the page, and a page whose sheets may reach
+    upwards (:has) or show a counter are walked in full."""
+    script, alone = CHILD_EDITS[what]
+    tab.goto(site.url("/extract/restyle.html" + page))
+    extract(tab)
+    book = tab.core.refs
+    for turn in range(2):
+        before = book.retexted_reads
+        evaluate(tab, script)
+        got = extract(tab)
+        diff = same(got, full(tab))
+        assert diff is None, f"turn {turn}: {diff}"
+        assert book.retexted_reads == before + (alone and not page), f"turn {turn}"
+
+
+def test_partial_reads_follow_one_another(tab: Tab, site: SiteServer) -> None:
+    """A partial read keeps what the next one needs: the subtree it walked again hangs under
+    the node that held the old one, so a change there again (or under it) is read around it
+    again, with no full read between, each time what a full read gives."""
+    tab.goto(site.url("/extract/restyle.html"))
+    extract(tab)
+    book = tab.core.refs
+    steps = [CHILD_EDITS["an item put in a list"][0], CHILD_EDITS["an item put in a list"][0],
+             ATTR_EDITS["a class hides a list item"][0], CHILD_EDITS["an element taken out"][0],
+             CHILD_EDITS["an element taken out"][0], ATTR_EDITS["deep in a section"][0]]
+    reads = []
+    for script in steps:
+        evaluate(tab, script)
+        reads.append(extract(tab))
+    assert book.retexted_reads == len(steps)
+    diff = same(reads[-1], full(tab))
+    assert diff is None, diff

@@ -176,6 +176,16 @@
       }
       return any;
     };
+    // elements put in or taken out are read around them too, but not those that reach
+    // beyond what holds them (sheets, frames, a datalist's or a map's members, slots)
+    const REACH = 'style,link,meta,base,iframe,frame,object,embed,slot,template,dialog,datalist,map,area';
+    const kin = (list) => {
+      for (const x of list) {
+        if (x.nodeType === 1 && (x.matches(REACH) || x.querySelector(REACH))) return false;
+        if (x.nodeType !== 1 && x.nodeType !== 3 && x.nodeType !== 8) return false;
+      }
+      return true;
+    };
     const note = (recs) => {
       for (let i = 0; i < recs.length && !W.dirty; i++) {
         const r = recs[i], t = r.target;
@@ -187,13 +197,21 @@
         else if (r.type === 'attributes' && !WIDE.has(r.attributeName) && !WIDE_TAG.has(t.localName)) {
           W.attrs.add(t);
           continue;
+        } else if (r.type === 'childList' && t.nodeType === 1 && !WIDE_TAG.has(t.localName) &&
+            !UNREAD.has(t.localName) && !t.closest('datalist,map') && W.gone.length < 500 &&
+            kin(r.addedNodes) && kin(r.removedNodes)) {
+          // (read as a change of the element that holds them; what was taken out is looked
+          // at again for what names or describes another)
+          W.attrs.add(t);
+          for (const x of r.removedNodes) if (x.nodeType === 1) W.gone.push(x);
+          continue;
         }
         if (k && UNSHOWN.has(k.localName)) continue;  // (a script's text shows nowhere)
         if (k && !UNREAD.has(k.localName)) W.texts.add(k); else W.dirty = true;
       }
     };
     W = { doc, dirty: true, n: 0, roots: new Set(), sc: [], mo: new MutationObserver(note), note,
-      texts: new Set(), attrs: new Set(), last: null, geo: [], boxed: [], framed: [], nodeOf: new Map(), counts: null,
+      texts: new Set(), attrs: new Set(), gone: [], last: null, geo: [], boxed: [], framed: [], nodeOf: new Map(), counts: null,
       media: MEDIA.map((q) => win.matchMedia(q)),
       fields: ['input', 'textarea', 'select'].map((t) => doc.getElementsByTagName(t)) };
     // (the page's own scroll is in the state list: a read after it alone reads the geometry)
@@ -604,11 +622,13 @@
       if (!m) genMemo.set(sh, m = [-1, anyGen(sh) ? ['*', G_ALL] : [], anyGen(sh)]);
     } else if (!m || m[0] !== top.length) {
       const keys = [];
-      let has = false;  // a selector that may match upwards (:has), or a sheet that may hold one
+      let has = false;  // a selector that may match upwards (:has), a counter shown, or a sheet that may hold one
       for (const st = [top]; st.length;) {
         for (const r of st.pop()) {
           if (!has && r.selectorText && r.selectorText.includes(':has(')) has = true;
           if (r.style && r.style.content && !/^(""|''|none|normal)$/.test(r.style.content)) {
+            // (a counter shown counts elements anywhere before it: as far-reaching)
+            if (/counters?\(/.test(r.style.content)) has = true;
             for (const sel of (r.selectorText || '*').split(',')) {
               const ps = /::?(before|after)\b/i.exec(sel);
               if (!ps && /::/.test(sel)) continue;  // ::marker, ::placeholder...: no part of a name
@@ -1329,6 +1349,7 @@
       if (!x.isConnected || x.getRootNode() !== doc || x.namespaceURI !== 'http://www.w3.org/1999/xhtml' ||
           x.querySelector(referred) || !naming(x) || !from(up(x))) return null;
     }
+    for (const x of W.gone) if (x.matches(referred) || x.querySelector(referred)) return null;
     const byNode = new Map();  // node -> its element
     for (const [el, e] of old) byNode.set(e[0], el);
     const parentOf = (n) => { const el = byNode.get(n); return el ? old.get(el)[1] : null; };
@@ -1379,8 +1400,12 @@
       ? r.right > 0 && r.bottom > 0 && r.left < vw && r.top < vh : r.right + sx > 0 && r.bottom + sy > 0);
     const now = new Map();
     for (let i = 0; i < g.length; i += 3) {
-      const el = g[i], a = g[i + 1], r = el.getBoundingClientRect();
-      const sized = r.width === a.width && r.height === a.height;
+      const el = g[i], a = g[i + 1];
+      if (!el.isConnected) {  // (taken out with what was taken out, under a root)
+        if (W.gone.some((x) => x === el || x.contains(el))) continue;
+        return null;
+      }
+      const r = el.getBoundingClientRect(), sized = r.width === a.width && r.height === a.height;
       if (sized && r.left === a.left && r.top === a.top) continue;
       if (!inside(el)) {
         if (!((sized || (a.width > 1 && a.height > 1 && r.width > 1 && r.height > 1)) &&
@@ -1410,6 +1435,7 @@
       made.push([nn, delta]);
     }
     [visited, skipped, emitted, cuts.maxTextPerNode, cuts.maxAttr, cuts.maxOptions] = total;
+    if (xs.size && W.roots.size) return null;  // (a shadow root put in)
     if (reasons.has('maxNodes') || reasons.has('maxVisited') || reasons.has('maxTime') ||
         reasons.has('maxDepth') || iframes !== L.iframes) return null;
     // names from content above them
@@ -1438,9 +1464,10 @@
     }
     // ---- it stands: the kept output and measures take it in
     const nodes = [];
-    roots.forEach(([, e, path], j) => {
+    roots.forEach(([el, e, path], j) => {
       const n = e[0], q = e[1], nn = made[j][0];
       q.children[q.children.indexOf(n)] = nn;
+      nodeOf.get(el)[1] = q;  // (walked under a holder of its own)
       nodes.push([path, nn]);
       for (let c = q; c && c !== R; c = parentOf(c)) {  // (the counts of the subtrees above)
         const ae = old.get(byNode.get(c));
@@ -1461,7 +1488,7 @@
     const fresh = new Set();
     for (let i = 0; i < geo.length; i += 3) fresh.add(geo[i]);
     const g2 = [];
-    for (let i = 0; i < g.length; i += 3) if (!fresh.has(g[i])) g2.push(g[i], now.get(g[i]) || g[i + 1], g[i + 2]);
+    for (let i = 0; i < g.length; i += 3) if (!fresh.has(g[i]) && g[i].isConnected) g2.push(g[i], now.get(g[i]) || g[i + 1], g[i + 2]);
     W.geo = g2.concat(geo);
     const b2 = [];
     for (let i = 0; i < W.boxed.length; i += 2) if (!gone.has(W.boxed[i])) b2.push(W.boxed[i], W.boxed[i + 1]);
@@ -1473,6 +1500,7 @@
     W.counts = counts();
     W.texts = new Set();
     W.attrs = new Set();
+    W.gone = [];
     W.seen = stateNow();
     W.next = next;
     book.next = next;
@@ -1548,6 +1576,7 @@
       W.counts = counts();
       W.texts = new Set();
       W.attrs = new Set();
+      W.gone = [];
       W.geo = geo;
       W.boxed = boxed;
       W.framed = framed;
