@@ -4,14 +4,17 @@ Every corpus page is served as in ``bench_extract.py`` (1280x720, every other re
 Per page, in the same run and interleaved: a full read (the document's watch forgotten on
 the host side, so the page walks everything), a read of the unchanged page (the host passes
 the token of its last read), and a read after a small change made by a page script (a text
-edited, an element hidden, the page scrolled: one of them per page, in turn, or those named
-with ``--change``). Each incremental read is compared with a full read of the same state,
-node by node (the in-page time aside); any difference is reported. Reads that walked the page
-in full (neither unchanged, nor after the page's scroll alone or text edited in place alone)
-are counted as fallbacks.
+edited, an element hidden, the page scrolled, a paragraph or item with a link put in: one of
+them per page, in turn, or those named with ``--change``). Each incremental read is compared
+with a full read of the same state, node by node (the in-page time aside); any difference is
+reported. A full read right after the same change is timed too: the page lays itself out
+again before either can measure a box, which the full read of a settled page does not pay.
+Reads that walked the page in full (neither unchanged, nor after the page's scroll alone,
+nor read only around text edited, attributes changed or elements put in or taken out) are
+counted as fallbacks.
 
     python benchmarks/bench_incremental.py [--corpus DIR] [--limit N] [--repeat 3]
-        [--change text|hide|scroll ...] [--json FILE]
+        [--change text|hide|scroll|insert ...] [--json FILE]
 """
 
 from __future__ import annotations
@@ -49,6 +52,14 @@ CHANGES = {
       if (!els.length) return false; const e = els[Math.floor(els.length / 3)];
       e.style.display = e.style.display === 'none' ? '' : 'none'; return true; }""",
     "scroll": """() => { window.scrollBy(0, 300); return true; }""",
+    "insert": """() => { const old = document.querySelector('[data-bench-inserted]');
+      if (old) { old.remove(); return true; }
+      const els = document.body.querySelectorAll('p, li');
+      if (!els.length) return false; const e = els[Math.floor(els.length / 3)];
+      const x = document.createElement(e.localName); x.dataset.benchInserted = '';
+      x.append('Inserted, with ', Object.assign(document.createElement('a'),
+        {href: '#inserted', textContent: 'a link'}));
+      e.after(x); return true; }""",
 }
 
 
@@ -69,12 +80,13 @@ async def timed_read(tab: BenchTab, full: bool) -> tuple[float, PageTree, bool]:
 
 
 def _not_walked(tab: BenchTab) -> int:
-    """Reads that did not walk the whole page (unchanged, after a scroll or a text edit)."""
+    """Reads that did not walk the whole page (unchanged, after a scroll, or read around a
+    change)."""
     return tab.refs.unchanged_reads + tab.refs.rescrolled_reads + tab.refs.retexted_reads
 
 
 async def measure(page: Page, tab: BenchTab, change: str, repeat: int) -> dict[str, Any]:
-    full, same, after = [], [], []
+    full, same, after, full_after = [], [], [], []
     fallback_same = fallback_after = 0
     mismatches: list[str] = []
     await timed_read(tab, True)  # warm-up
@@ -86,6 +98,12 @@ async def measure(page: Page, tab: BenchTab, change: str, repeat: int) -> dict[s
         fallback_same += not reused
         if comparable(tree) != comparable(ref_tree):
             mismatches.append("unchanged read differs")
+        # a full read right after the same change: it lays the page out again too
+        await page.evaluate(CHANGES[change])
+        ms, _, _ = await timed_read(tab, True)
+        full_after.append(ms)
+        await page.evaluate(CHANGES[change])  # (and back, or on: the next one is the same kind)
+        await timed_read(tab, True)
         await page.evaluate(CHANGES[change])
         ms, tree, reused = await timed_read(tab, False)
         after.append(ms)
@@ -95,7 +113,8 @@ async def measure(page: Page, tab: BenchTab, change: str, repeat: int) -> dict[s
             mismatches.append(f"read after {change} differs" + (
                 " (a reused read)" if reused else
                 " (both full reads: the page moved between them by itself)"))
-    return {"full": min(full), "same": min(same), "after": min(after), "change": change,
+    return {"full": min(full), "same": min(same), "after": min(after),
+            "full_after": min(full_after), "change": change,
             "fallback_same": fallback_same, "fallback_after": fallback_after,
             "reads": repeat, "mismatches": mismatches}
 
@@ -136,11 +155,22 @@ def report(results: list[dict[str, Any]]) -> str:
              "| read | p50 ms | p90 ms | p99 ms | total ms | ratio to full, per page p50 | p90 |",
              "|---|---|---|---|---|---|---|"]
     for key, label in (("full", "full read"), ("same", "unchanged page"),
-                       ("after", "after a small change")):
-        xs = [r[key] for r in ok]
-        ratios = [r[key] / r["full"] for r in ok if r["full"]]
+                       ("after", "after a small change"),
+                       ("full_after", "full read right after the same change")):
+        xs = [r[key] for r in ok if key in r]
+        ratios = [r[key] / r["full"] for r in ok if r["full"] and key in r]
+        if not xs:
+            continue
         lines.append(f"| {label} | {pct(xs, .5):.2f} | {pct(xs, .9):.2f} | {pct(xs, .99):.2f} | "
                      f"{sum(xs):.0f} | {statistics.median(ratios):.3f} | {pct(ratios, .9):.3f} |")
+    both = [r for r in ok if r.get("full_after")]
+    if both:
+        ratios = [r["after"] / r["full_after"] for r in both]
+        lines += ["", "A read after a small change against a full read right after the same "
+                  "change (both lay the page out again): per page p50 "
+                  f"{statistics.median(ratios):.3f}, p90 {pct(ratios, .9):.3f}; totals "
+                  f"{sum(r['after'] for r in both):.0f} against "
+                  f"{sum(r['full_after'] for r in both):.0f} ms."]
     kinds = sorted({r["change"] for r in ok})
     if len(kinds) > 1:
         lines += ["", "| after | pages | p50 ms | ratio to full, per page p50 | p90 | fallbacks |",
