@@ -189,6 +189,8 @@ class Tally:
     """Reads after text edited in place, attributes changed or elements put in or taken out
     alone, which walked only around the changes (compared with a full read, but those in
     ``chained``)."""
+    read_around: dict[str, int] = field(default_factory=dict)
+    """The changes made before each of those reads, by kind."""
     chained: int = 0
     """Partial reads left uncompared, for the next read to build on (compared, unless it
     walks the whole page)."""
@@ -251,6 +253,8 @@ def fuzz_page(tab: Tab, url: str, rng: random.Random, tally: Tally) -> None:
             tally.rescrolled += 1
         elif book.retexted_reads > before[2]:
             tally.retexted += 1
+            for did in made:
+                tally.read_around[did] = tally.read_around.get(did, 0) + 1
             if step < STEPS - 1 and rng.random() < 0.3:
                 tally.chained += 1  # (the next read builds on this one)
                 continue
@@ -287,7 +291,7 @@ def test_random_changes_on_corpus_pages_never_leave_a_stale_read(
           f"compared with a full read), {tally.rescrolled} after a scroll alone (each compared "
           f"too), {tally.retexted} after text or attribute edits or elements put in or taken out "
           f"alone ({tally.chained} of them left for the next read to build on, the others "
-          f"compared too), "
+          f"compared too; changes before them: {dict(sorted(tally.read_around.items()))}), "
           f"{tally.walked} walked in "
           f"full; changes made: "
           f"{dict(sorted(tally.made.items()))}; differences over a page that moved by itself: "
