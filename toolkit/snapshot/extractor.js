@@ -622,13 +622,11 @@
       if (!m) genMemo.set(sh, m = [-1, anyGen(sh) ? ['*', G_ALL] : [], anyGen(sh)]);
     } else if (!m || m[0] !== top.length) {
       const keys = [];
-      let has = false;  // a selector that may match upwards (:has), a counter shown, or a sheet that may hold one
+      let has = false;  // a selector that may match upwards (:has), or a sheet that may hold one
       for (const st = [top]; st.length;) {
         for (const r of st.pop()) {
           if (!has && r.selectorText && r.selectorText.includes(':has(')) has = true;
           if (r.style && r.style.content && !/^(""|''|none|normal)$/.test(r.style.content)) {
-            // (a counter shown counts elements anywhere before it: as far-reaching)
-            if (/counters?\(/.test(r.style.content)) has = true;
             for (const sel of (r.selectorText || '*').split(',')) {
               const ps = /::?(before|after)\b/i.exec(sel);
               if (!ps && /::/.test(sel)) continue;  // ::marker, ::placeholder...: no part of a name
