@@ -437,8 +437,14 @@ def test_an_attribute_change_walks_only_around_it(
     (:has), a change that ties the element to others (an id, a tab stop a box may hold),
     and one under what holds most of the page (a walk costs no more) are walked in full. A
     counter shown in generated content is no part of a snapshot, so it changes nothing."""
-    script, _ = ATTR_EDITS[what]
-    tab.goto(site.url("/extract/restyle.html" + page))
+    _there_and_back(tab, site.url("/extract/restyle.html" + page), ATTR_EDITS[what][0],
+                    partial)
+
+
+def _there_and_back(tab: Tab, url: str, script: str, partial: bool) -> None:
+    """``script`` run twice on ``url`` (there and back), each read compared with a full read
+    and counted as partial or not as ``partial`` says."""
+    tab.goto(url)
     extract(tab)
     book = tab.core.refs
     for turn in range(2):
@@ -506,16 +512,8 @@ def test_elements_put_in_or_taken_out_walk_only_around_them(
     upwards (:has) are walked in full (a counter shown in generated content is no part of a
     snapshot, so a page that shows one is read around the change too)."""
     script, alone = CHILD_EDITS[what]
-    tab.goto(site.url("/extract/restyle.html" + page))
-    extract(tab)
-    book = tab.core.refs
-    for turn in range(2):
-        before = book.retexted_reads
-        evaluate(tab, script)
-        got = extract(tab)
-        diff = same(got, full(tab))
-        assert diff is None, f"turn {turn}: {diff}"
-        assert book.retexted_reads == before + (alone and page != "?has"), f"turn {turn}"
+    _there_and_back(tab, site.url("/extract/restyle.html" + page), script,
+                    alone and page != "?has")
 
 
 def test_partial_reads_follow_one_another(tab: Tab, site: SiteServer) -> None:
