@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from webrefs import Tab
 from webrefs.models import PageTree
+from webrefs.snapshot.extract import ExtractLimits
 
 from tests.helpers.extracting import evaluate, extract, find, same
 from tests.helpers.server import SiteServer
@@ -323,6 +324,9 @@ TEXT_EDITS: dict[str, tuple[str, bool]] = {
                            "document.getElementById('price').firstChild.data += '0'", True),
     "inside a label": ("(e => { e.textContent = e.textContent === 'name' ? 'full name' : "
                        "'name'; })(document.getElementById('lt'))", True),
+    "a label for two fields of one id": (
+        "(e => { e.firstChild.data = e.firstChild.data === 'one' ? 'two' : 'one'; })("
+        "document.getElementById('lt2'))", True),
     "a name by reference": ("(e => { e.textContent = e.textContent === 'Total' ? 'Sum' : "
                             "'Total'; })(document.getElementById('lbl'))", True),
     "a name by reference elsewhere": ("(e => { e.textContent = e.textContent === 'Amount due' ? "
@@ -491,6 +495,10 @@ CHILD_EDITS: dict[str, tuple[str, bool]] = {
     "a field": (_toggled("<input aria-label='Extra'>", "#sec"), False),
     "in what holds most of the page": (
         _toggled("<li><a href='#f31'>Footer link 31</a></li>", "footer ul"), False),
+    "a control under a box with a tab stop": (_toggled("<button>Add</button>", "#act"), False),
+    "what is owned elsewhere": (
+        "(() => { const o = document.getElementById('owned'); if (o) { window.kept = o; "
+        "o.remove(); } else document.querySelector('aside').append(window.kept); })()", True),
     "a shadow root": (
         "(() => { const old = document.getElementById('made'); if (old) { old.remove(); return; } "
         "const d = document.createElement('div'); d.id = 'made'; "
@@ -501,19 +509,22 @@ CHILD_EDITS: dict[str, tuple[str, bool]] = {
 
 @pytest.mark.parametrize(("what", "page"), [
     *((what, "") for what in CHILD_EDITS),
-    ("an item put in a list", "?counter"), ("a part with a link and a button", "?has")])
+    ("an item put in a list", "?counter"), ("a part with a link and a button", "?has"),
+    ("what is owned elsewhere", "?owns")])
 def test_elements_put_in_or_taken_out_walk_only_around_them(
         tab: Tab, site: SiteServer, what: str, page: str) -> None:
     """Elements put in or taken out: the element that holds them is read as one whose
     attributes changed (its parent's nearest emitted element walked again), new elements
     get the refs a full read gives them, and the host's tree is what a full read gives.
     What reaches beyond that (a label, what another is named by, a style sheet, a frame, a
-    field, a shadow root), what holds most of the page, and a page whose sheets may reach
-    upwards (:has) are walked in full (a counter shown in generated content is no part of a
-    snapshot, so a page that shows one is read around the change too)."""
+    field, a shadow root, a control under a box with a tab stop), what holds most of the
+    page, a page whose sheets may reach upwards (:has), and a page where an element owns
+    others by aria-owns (what it owned may be what was taken out) are walked in full (a
+    counter shown in generated content is no part of a snapshot, so a page that shows one is
+    read around the change too)."""
     script, alone = CHILD_EDITS[what]
     _there_and_back(tab, site.url("/extract/restyle.html" + page), script,
-                    alone and page != "?has")
+                    alone and page not in ("?has", "?owns"))
 
 
 def test_partial_reads_follow_one_another(tab: Tab, site: SiteServer) -> None:
@@ -532,4 +543,24 @@ def test_partial_reads_follow_one_another(tab: Tab, site: SiteServer) -> None:
         reads.append(extract(tab))
     assert book.retexted_reads == len(steps)
     diff = same(reads[-1], full(tab))
+    assert diff is None, diff
+
+
+def test_a_page_grown_to_the_node_cap_is_walked_in_full(tab: Tab, site: SiteServer) -> None:
+    """Elements put in that take the page to the node cap: a full walk stops there, so the
+    read is a full walk, cut where a full read cuts."""
+    tab.goto(site.url("/extract/restyle.html"))
+    cap = ExtractLimits(max_nodes=extract(tab).stats.emitted_nodes + 2)
+    tab.core.refs.kept.clear()
+    extract(tab, limits=cap)
+    book = tab.core.refs
+    before = book.retexted_reads
+    evaluate(tab, "(() => { const l = document.getElementById('list'); "
+                  "for (let i = 0; i < 3; i++) l.append(Object.assign("
+                  "document.createElement('li'), {textContent: 'More ' + i})); })()")
+    got = extract(tab, limits=cap)
+    assert book.retexted_reads == before
+    assert got.stats.truncated and "maxNodes" in got.stats.truncated_reasons
+    tab.core.refs.kept.clear()
+    diff = same(got, extract(tab, limits=cap))
     assert diff is None, diff

@@ -57,10 +57,13 @@ action's in two ways, neither of them a rule about particular pages:
   changes rarely, their parent on a rhythm). A change of a new kind (a list that grows where
   a price was swapped, even when the page's own loop makes it in answer to the action) counts
   as the action's. A document never watched before is watched for ``OBSERVE_MS`` before its
-  first action, and what it changes in that moment is its own. A document watched for less
-  than ``historyMs`` when the action starts (a navigation may settle before the page's
-  first tick) has too short a "before": there, a change repeated on a rhythm is the page's
-  own as well, as in a document the action opened (below).
+  first action, and what it changes in that moment is its own. A document a navigation
+  opened less than ``rhythmMs`` before the action (a navigation may settle before the
+  page's first tick, and a scripted caller acts at once) has too short a "before": there, a
+  change repeated on a rhythm is the page's own as well, as in a document the action opened
+  (below). The price: a stream the action starts by promises or sockets (not timers, whose
+  lineage is known) into one element, in that first moment, stops counting at its fourth
+  change.
 - *A document the action opened* (a navigation) has no "before": all of it is the action's,
   except a change repeated on a rhythm (a fourth time, each within ``rhythmMs`` of the last),
   which is the page's own from then on, so a navigation to a page that ticks ends once the
@@ -210,9 +213,9 @@ _MONITOR_JS = """
         once.set(kind, true);
       }
       if (st.newDoc || st.young) {
-        // a document the action opened has no "before", one watched for less than
-        // historyMs too short a one: there, a change repeated on a rhythm (a fourth time,
-        // each within rhythmMs of the last) is the page's own
+        // a document the action opened has no "before", one a navigation opened less than
+        // rhythmMs ago too short a one: there, a change repeated on a rhythm (a fourth
+        // time, each within rhythmMs of the last) is the page's own
         let seen = st.since.get(el);
         if (!seen) st.since.set(el, seen = new Map());
         const prev = seen.get(kind);
@@ -407,7 +410,8 @@ _MONITOR_JS = """
     if (mode === 'arm') st.baseline(now, st.arms === 0 && now - st.born < st.historyMs);
     else { st.ambient = new WeakMap(); st.prior = new WeakMap(); st.churn = new WeakSet(); }
     st.newDoc = mode === 'rearm'; st.since = new WeakMap();
-    st.young = mode === 'arm' && now - st.born < st.historyMs;
+    // (a document never watched was looked at for a moment before this: not young)
+    st.young = mode === 'arm' && st.arms > 0 && now - st.born < st.rhythmMs;
     st.arms++; st.epoch++;
     st.armedAt = now; st.mut0 = st.mut; st.added0 = st.added; st.amb0 = st.amb; st.clear();
     st.ambAdded0 = st.ambAdded;

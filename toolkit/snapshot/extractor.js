@@ -148,6 +148,9 @@
     return r;
   };
 
+  // what makes a box with a tab stop no control itself (it holds one)
+  const CONTROLS = 'a[href],button,input,select,textarea,[contenteditable],[tabindex]:not([tabindex^="-"])';
+
   // ---- unchanged document (`since`: the token of the last output; see ARCHITECTURE.md) ----
   const WKEY = JSON.stringify([MAX_NODES, MAX_TEXT, MAX_ATTR, SLACK, MAX_DEPTH, MAX_OPTIONS,
     CONTENT_REFS, PREFIX, o.maxTimeMs, o.rootSelector, PROBE]);
@@ -179,10 +182,13 @@
     // elements put in or taken out are read around them too, but not those that reach
     // beyond what holds them (sheets, frames, a datalist's or a map's members, slots)
     const REACH = 'style,link,meta,base,iframe,frame,object,embed,slot,template,dialog,datalist,map,area';
-    const kin = (list) => {
+    // (a control put in or taken out under a box with a tab stop makes or unmakes that box
+    // a control, above what is walked again)
+    const kin = (list, t) => {
       for (const x of list) {
         if (x.nodeType === 1 && (x.matches(REACH) || x.querySelector(REACH))) return false;
         if (x.nodeType !== 1 && x.nodeType !== 3 && x.nodeType !== 8) return false;
+        if (x.nodeType === 1 && t.closest('[tabindex]') && (x.matches(CONTROLS) || x.querySelector(CONTROLS))) return false;
       }
       return true;
     };
@@ -199,7 +205,7 @@
           continue;
         } else if (r.type === 'childList' && t.nodeType === 1 && !WIDE_TAG.has(t.localName) &&
             !UNREAD.has(t.localName) && !t.closest('datalist,map') && W.gone.length < 500 &&
-            kin(r.addedNodes) && kin(r.removedNodes)) {
+            kin(r.addedNodes, t) && kin(r.removedNodes, t)) {
           // (read as a change of the element that holds them; what was taken out is looked
           // at again for what names or describes another)
           W.attrs.add(t);
@@ -1004,7 +1010,6 @@
   // 1 a clickable, 2 an interactive role), parentCursor (DELEGATE: the parent is a list whose
   // items are the controls). A text run (string) becomes a {text} node where it stands.
   const DELEGATE = '\u0000items';
-  const CONTROLS = 'a[href],button,input,select,textarea,[contenteditable],[tabindex]:not([tabindex^="-"])';
   const stack = [];
   const pushItems = (items, p, d, sup, inter, cur) => {
     for (let i = items.length - 1; i >= 0; i--) stack.push(cur, inter, sup, d, p, items[i]);
@@ -1310,7 +1315,11 @@
     // (what names or describes another element is in it: that one is walked again too)
     const naming = (s) => {
       for (let a = s; a; a = up(a)) {
-        if (a.localName === 'label' && a.control && !from(a.control)) return false;
+        if (a.localName === 'label') {
+          if (a.control && !from(a.control)) return false;
+          // (a label names every element of its id, as the walk reads it: not only the first)
+          if (a.htmlFor) for (const x of a.getRootNode().querySelectorAll('#' + CSS.escape(a.htmlFor))) if (!from(x)) return false;
+        }
         if (a.id) {
           const q = CSS.escape(a.id);
           for (const x of a.getRootNode().querySelectorAll(`[aria-labelledby~="${q}"],[aria-describedby~="${q}"]`)) {
@@ -1333,7 +1342,7 @@
     // element is an HTML one of the document's own tree (whose sheets are the ones read),
     // and nothing in it names or describes another (a label, an element referred to: hiding
     // it changes what that name reads).
-    if (xs.size && (GHAS || W.roots.size)) return null;
+    if (xs.size && (GHAS || W.roots.size || doc.querySelector('[aria-owns]'))) return null;
     let referred = null;
     if (xs.size) {
       const ids = [];
@@ -1434,6 +1443,8 @@
     }
     [visited, skipped, emitted, cuts.maxTextPerNode, cuts.maxAttr, cuts.maxOptions] = total;
     if (xs.size && W.roots.size) return null;  // (a shadow root put in)
+    // (a page grown to a cap a walk would stop at, outside the subtrees walked again)
+    if ((!capped && emitted >= MAX_NODES) || visited >= MAX_VISITED) return null;
     if (reasons.has('maxNodes') || reasons.has('maxVisited') || reasons.has('maxTime') ||
         reasons.has('maxDepth') || iframes !== L.iframes) return null;
     // names from content above them
@@ -1521,6 +1532,8 @@
     for (const k in cuts) cuts[k] = 0;
     geo.length = boxed.length = framed.length = scrollers.length = stack.length = open.length = 0;
     nodeOf.clear();
+    seenOk.clear();
+    pointerOnly.length = 0;
     reasons.clear();
     focusedRef = null;
   }
