@@ -123,13 +123,12 @@ def test_a_rhythm_that_paused_just_before_the_action_is_still_the_pages_own(
     assert ticks(tab) > paused_at  # the beat went on during the wait
 
 
-@pytest.mark.parametrize("kind", ["css", "video"])
 def test_an_action_right_after_the_page_opened_is_not_held_by_its_first_ticks(
-        tab: Tab, site, kind: str) -> None:  # type: ignore[no-untyped-def]
+        tab: Tab, site) -> None:  # type: ignore[no-untyped-def]
     # the navigation settles before the page's first tick; the action that follows at once
     # (a scripted policy, no model in between) still tells the page's rhythm from its own
     # changes: the click streams results by timers, so its wait is not a short one
-    live(tab, site, kind)
+    live(tab, site, "css")
     r = tab.click(ref(tab, "button", "Search"))
     assert int(js(tab, "() => document.querySelectorAll('.hit').length")) == 8
     assert r.readback["ready"] == "quiet", r.message
