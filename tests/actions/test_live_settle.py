@@ -25,6 +25,11 @@ def ticks(tab: Tab) -> int:
     return int(js(tab, "() => window.liveTicks()"))
 
 
+def hits(tab: Tab) -> int:
+    """Results the page shows (each a ``.hit``)."""
+    return int(js(tab, "() => document.querySelectorAll('.hit').length"))
+
+
 @pytest.mark.parametrize("kind", LIVE)
 def test_click_on_a_ticking_page_settles_on_its_own_effects(
         tab: Tab, site, kind: str) -> None:  # type: ignore[no-untyped-def]
@@ -55,7 +60,7 @@ def test_results_streamed_into_the_ticking_area_are_waited_for(
     live(tab, site, "price")
     r = tab.click(ref(tab, "button", "Search"))
     # every result (one each 150 ms, by timers the click started) was in before it returned
-    assert int(js(tab, "() => document.querySelectorAll('.hit').length")) == 8
+    assert hits(tab) == 8
     assert text_of(tab, "status") == "searched"
     assert r.readback["ready"] == "quiet", r.message
     assert r.readback["added_elements"] == 8
@@ -67,7 +72,7 @@ def test_what_the_page_loop_shows_for_the_click_is_waited_for(
     # appends the results, a change of a kind it was not making before
     live(tab, site, "price")
     r = tab.click(ref(tab, "button", "Watch"))
-    assert int(js(tab, "() => document.querySelectorAll('.hit').length")) == 8
+    assert hits(tab) == 8
     assert r.readback["ready"] == "quiet", r.message
 
 
@@ -118,7 +123,7 @@ def test_a_rhythm_that_paused_just_before_the_action_is_still_the_pages_own(
     assert stopped  # it did stop
     # the click streams results by timers of its own (so the wait is not a short one)
     r = tab.click(ref(tab, "button", "Search"))
-    assert int(js(tab, "() => document.querySelectorAll('.hit').length")) == 8
+    assert hits(tab) == 8
     assert r.readback["ready"] == "quiet", r.message
     assert ticks(tab) > paused_at  # the beat went on during the wait
 
@@ -130,5 +135,5 @@ def test_an_action_right_after_the_page_opened_is_not_held_by_its_first_ticks(
     # changes: the click streams results by timers, so its wait is not a short one
     live(tab, site, "css")
     r = tab.click(ref(tab, "button", "Search"))
-    assert int(js(tab, "() => document.querySelectorAll('.hit').length")) == 8
+    assert hits(tab) == 8
     assert r.readback["ready"] == "quiet", r.message

@@ -383,17 +383,12 @@ _MONITOR_JS = """
           // a list that grew once (its first items loaded) has no rhythm: growing is the
           // page's own only when seen twice
           const grow = kind === 'grow' || kind === '^grow';
-          if (now - times[times.length - 1] > st.rhythmMs) {
-            // it stopped; a rhythm that paused (a renderer starved for a moment) counts
-            // once, then as the page's own again
-            if (n >= 2 && !grow) {
-              let m = prior.get(el); if (!m) prior.set(el, m = new Map()); m.set(kind, false);
-            }
-            continue;
-          }
-          if (n >= (grow ? 2 : need)) {
+          // it stopped (over rhythmMs ago); a rhythm that paused (a renderer starved for a
+          // moment) counts once, then as the page's own again
+          const stopped = now - times[times.length - 1] > st.rhythmMs;
+          if (!stopped && n >= (grow ? 2 : need)) {
             let s = map.get(el); if (!s) map.set(el, s = new Set()); s.add(kind);
-          } else if (!grow) {
+          } else if (!grow && (!stopped || n >= 2)) {
             let m = prior.get(el); if (!m) prior.set(el, m = new Map()); m.set(kind, false);
           }
         }

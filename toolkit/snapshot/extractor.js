@@ -184,11 +184,11 @@
     const REACH = 'style,link,meta,base,iframe,frame,object,embed,slot,template,dialog,datalist,map,area';
     // (a control put in or taken out under a box with a tab stop makes or unmakes that box
     // a control, above what is walked again)
-    const kin = (list, t) => {
+    const kin = (list, tabbed) => {
       for (const x of list) {
-        if (x.nodeType === 1 && (x.matches(REACH) || x.querySelector(REACH))) return false;
+        if (x.nodeType === 1 && (x.matches(REACH) || x.querySelector(REACH) ||
+            (tabbed && (x.matches(CONTROLS) || x.querySelector(CONTROLS))))) return false;
         if (x.nodeType !== 1 && x.nodeType !== 3 && x.nodeType !== 8) return false;
-        if (x.nodeType === 1 && t.closest('[tabindex]') && (x.matches(CONTROLS) || x.querySelector(CONTROLS))) return false;
       }
       return true;
     };
@@ -205,7 +205,7 @@
           continue;
         } else if (r.type === 'childList' && t.nodeType === 1 && !WIDE_TAG.has(t.localName) &&
             !UNREAD.has(t.localName) && !t.closest('datalist,map') && W.gone.length < 500 &&
-            kin(r.addedNodes, t) && kin(r.removedNodes, t)) {
+            kin(r.addedNodes, !!t.closest('[tabindex]')) && kin(r.removedNodes, !!t.closest('[tabindex]'))) {
           // (read as a change of the element that holds them; what was taken out is looked
           // at again for what names or describes another)
           W.attrs.add(t);
