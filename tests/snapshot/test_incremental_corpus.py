@@ -255,7 +255,8 @@ def fuzz_page(tab: Tab, url: str, rng: random.Random, tally: Tally) -> None:
             tally.retexted += 1
             for did in made:
                 tally.read_around[did] = tally.read_around.get(did, 0) + 1
-            if step < STEPS - 1 and rng.random() < 0.3:
+            # (a draw of its own: the changes made do not depend on how reads turned out)
+            if step < STEPS - 1 and random.Random(f"{url} {step}").random() < 0.3:
                 tally.chained += 1  # (the next read builds on this one)
                 continue
         else:
