@@ -15,7 +15,8 @@ It reads what each result gave it, as a model would: the changes an action retur
 (``after_action="diff"``) are outlines too (their added and changed lines, never a ref a newer
 diff named as removed), and a bare ``web_snapshot`` step right after an action whose result
 already carried the active tab's page, its changes, or that nothing else changed (with at
-most ``web_get_text`` calls between, which change nothing) is left out.
+most ``web_get_text`` calls between, which change nothing) is left out, and so is a last
+bare ``web_get_text`` when such a result already shows what the answer is read from.
 With ``after_action="none"`` results carry no page, so every step is played.
 Pure code: no browser.
 """
@@ -144,6 +145,10 @@ class ScriptedModel:
             if self.done:
                 return None
             step = self.calls[self._next]
+        if self._answered and step.tool == "web_get_text" and not step.args \
+                and self._next == len(self.calls) - 1 and self._shows_answer():
+            self._next += 1  # the page the action's result showed holds the answer
+            return None
         args = dict(step.args)
         if step.target is not None:
             target = step.target
@@ -168,6 +173,13 @@ class ScriptedModel:
         self._next += 1
         self.log.append((step.tool, args))
         return step.tool, args
+
+    def _shows_answer(self) -> bool:
+        """Whether the newest result holds what the answer is read from."""
+        step = self.task.reference_answer
+        if step is None or not isinstance(step.answer, AnswerSpec) or not self._seen:
+            return False
+        return re.search(step.answer.pattern, self._seen[-1], re.IGNORECASE) is not None
 
     def answer(self) -> str:
         """The final reply: the reference's fixed answer, or one read from the newest tool

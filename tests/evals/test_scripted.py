@@ -156,3 +156,26 @@ def test_reading_the_text_between_keeps_the_page_the_action_showed() -> None:
     # the text changed nothing: the page the click's result carried is still the page
     assert model.next_call("Text of the page's main content:\nVeldmark") == (
         "web_click", {"ref": "e14"})
+
+
+def test_a_last_text_read_is_left_out_when_the_page_shown_holds_the_answer() -> None:
+    task = Task.model_validate({
+        "id": "t", "start_url": "/", "goal": "g", "success": [{"type": "answer", "contains": "x"}],
+        "reference": [{"tool": "web_click", "target": {"role": "link", "name": "Veldmark"}},
+                      {"tool": "web_get_text"},
+                      {"answer": {"pattern": r"built in (\d{4})", "template": "In {0}."}}]})
+    shown = ('Clicked e13 (link "Veldmark Lighthouse"); navigated to http://h/v.html.\n\n'
+             'Page now:\n[snapshot] url=http://h/v.html\n- heading "Veldmark" [level=1]\n'
+             '- paragraph: It was built in 1887.')
+    for result, calls, answer in (
+            (shown, ["web_click"], "In 1887."),  # the page shown holds the answer
+            (shown.replace("1887", "the last century"), ["web_click", "web_get_text"], None),
+            ("Clicked e13; navigated to http://h/v.html. It was built in 1887.",
+             ["web_click", "web_get_text"], None)):  # no page shown: the text is read
+        model = ScriptedModel(task)
+        model.observe(SEARCHED.split("\n\nPage now:\n")[1])
+        assert model.next_call() == ("web_click", {"ref": "e13"})
+        model.next_call(result)
+        assert [tool for tool, _ in model.log] == calls
+        if answer is not None:
+            assert model.done and model.answer() == answer

@@ -15,7 +15,10 @@ shared: Playwright also reports there the pages of every browser context it did 
 itself (another client's contexts, incognito windows). The guard of such a context learns the
 context's DevTools id from the browser (``Target.getBrowserContexts``) and tells pages of other
 contexts apart (:meth:`NetworkGuard.belongs`): it neither judges, logs, nor moves them, and
-Chromium's interception leaves their requests to whoever owns them.
+Chromium's interception leaves their requests to whoever owns them. A request routed there
+before Playwright has reported the page that sent it (a new page's first requests, whichever
+client opened it) cannot be placed by the routing: the network rules leave it to Chromium's
+interception, which places it by its target; without that interception it is judged.
 """
 
 from __future__ import annotations
@@ -174,7 +177,7 @@ class NetworkGuard:
         if self.policy.network_rules and self.policy.block_service_workers:
             await context.add_init_script(script=_NO_WORKERS_JS)
         await self.side_doors.install(context, self.policy)
-        await context.route("**/*", self._route)
+        await context.route("**/*", self.handle_route)
         await context.route_web_socket("**/*", self._websocket)
         context.on("page", self.watch)
         context.on("request", self._on_request)
@@ -334,12 +337,22 @@ class NetworkGuard:
         self._sessions.pop(id(page), None)
 
     # -- handlers -----------------------------------------------------------------------------
-    async def _route(self, route: Route) -> None:
+    async def handle_route(self, route: Route) -> None:
+        """What the context's routing calls for each request: let it go on, or fail it."""
         request = route.request
         try:
             top, page = _top_level(request)
             if page is not None and not await self.belongs(page):
                 await route.fallback()  # another context's request: not this policy's
+                return
+            if page is None and self.default_context and self.stopper is not None:
+                # Sent before Playwright reported its page (or by a worker): in a default
+                # context it may be another client's. Chromium's interception places it by
+                # the target that sent it and judges it by the network rules if it is ours.
+                if self.effects is not None and not await self.effects.allow(request, None):
+                    await route.abort("blockedbyclient")
+                    return
+                await route.fallback()
                 return
             if self.policy.network_rules:
                 verdict = await self.judge(request.url, top_level=top)
