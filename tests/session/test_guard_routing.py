@@ -13,6 +13,7 @@ import pytest
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Route
 from webrefs.safety import SafetyPolicy
+from webrefs.session.effects import EffectGate
 from webrefs.session.guard import NetworkGuard
 from webrefs.session.hops import HopStopper
 
@@ -22,8 +23,10 @@ POLICY = SafetyPolicy(allowed_domains=("127.0.0.1",))
 class _Frameless:
     """A navigation request Playwright has not tied to a page yet."""
 
-    url = "http://forbidden.test/one.html"
     resource_type = "document"
+
+    def __init__(self, url: str) -> None:
+        self.url = url
 
     @property
     def frame(self) -> Any:
@@ -34,8 +37,8 @@ class _Frameless:
 
 
 class _Route:
-    def __init__(self) -> None:
-        self.request = _Frameless()
+    def __init__(self, url: str = "http://forbidden.test/one.html") -> None:
+        self.request = _Frameless(url)
         self.done: list[str] = []
 
     async def fallback(self) -> None:
@@ -60,3 +63,28 @@ async def test_a_request_sent_before_its_page_was_reported(
     await guard.handle_route(cast(Route, route))
     assert route.done == [done]
     assert bool(guard.blocked) == done.startswith("abort")
+
+
+class _Effects:
+    """Says no to everything it is asked, and remembers what."""
+
+    def __init__(self) -> None:
+        self.asked: list[str] = []
+
+    async def allow(self, request: Any, page: Any) -> bool:
+        self.asked.append(request.url)
+        return False
+
+
+async def test_what_such_a_request_does_is_judged_only_where_the_rules_let_it_through() -> None:
+    guard = NetworkGuard(POLICY)
+    guard.default_context = True
+    guard.stopper = cast(HopStopper, object())
+    effects = _Effects()
+    guard.effects = cast(EffectGate, effects)
+    refused, allowed = _Route(), _Route("http://127.0.0.1/pay")
+    await guard.handle_route(cast(Route, refused))
+    await guard.handle_route(cast(Route, allowed))
+    # the refused one is left to Chromium's interception, never put to whoever is asked
+    assert refused.done == ["fallback"] and allowed.done == ["abort blockedbyclient"]
+    assert effects.asked == ["http://127.0.0.1/pay"]
