@@ -345,23 +345,15 @@ class NetworkGuard:
             if page is not None and not await self.belongs(page):
                 await route.fallback()  # another context's request: not this policy's
                 return
-            if page is None and self.default_context and self.stopper is not None:
-                # Sent before Playwright reported its page (or by a worker): in a default
-                # context it may be another client's. Chromium's interception places it by
-                # the target that sent it and judges it by the network rules if it is ours;
-                # what it does is judged here only when those rules would let it through.
-                if self.policy.network_rules and not (
-                        await self.judge(request.url, top_level=top)).allowed:
-                    await route.fallback()
-                    return
-                if self.effects is not None and not await self.effects.allow(request, None):
-                    await route.abort("blockedbyclient")
-                    return
-                await route.fallback()
-                return
             if self.policy.network_rules:
                 verdict = await self.judge(request.url, top_level=top)
                 if not verdict.allowed:
+                    if page is None and self.default_context and self.stopper is not None:
+                        # sent before Playwright reported its page: in a default context it
+                        # may be another client's; Chromium's interception places it by the
+                        # target that sent it, and refuses it if it is ours
+                        await route.fallback()
+                        return
                     self._note(request.url, verdict, request.resource_type, top, page)
                     # "aborted" cancels a page's navigation without an error page: the tab
                     # stays

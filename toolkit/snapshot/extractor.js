@@ -184,11 +184,14 @@
     const REACH = 'style,link,meta,base,iframe,frame,object,embed,slot,template,dialog,datalist,map,area';
     // (a control put in or taken out under a box with a tab stop makes or unmakes that box
     // a control, above what is walked again)
-    const kin = (list, tabbed) => {
-      for (const x of list) {
-        if (x.nodeType === 1 && (x.matches(REACH) || x.querySelector(REACH) ||
-            (tabbed && (x.matches(CONTROLS) || x.querySelector(CONTROLS))))) return false;
-        if (x.nodeType !== 1 && x.nodeType !== 3 && x.nodeType !== 8) return false;
+    const kin = (r, t) => {
+      let tabbed = null;
+      for (const list of [r.addedNodes, r.removedNodes]) for (const x of list) {
+        if (x.nodeType === 1) {
+          if (x.matches(REACH) || x.querySelector(REACH)) return false;
+          if ((x.matches(CONTROLS) || x.querySelector(CONTROLS)) &&
+              (tabbed ??= !!t.closest('[tabindex]'))) return false;
+        } else if (x.nodeType !== 3 && x.nodeType !== 8) return false;
       }
       return true;
     };
@@ -205,7 +208,7 @@
           continue;
         } else if (r.type === 'childList' && t.nodeType === 1 && !WIDE_TAG.has(t.localName) &&
             !UNREAD.has(t.localName) && !t.closest('datalist,map') && W.gone.length < 500 &&
-            kin(r.addedNodes, !!t.closest('[tabindex]')) && kin(r.removedNodes, !!t.closest('[tabindex]'))) {
+            kin(r, t)) {
           // (read as a change of the element that holds them; what was taken out is looked
           // at again for what names or describes another)
           W.attrs.add(t);
