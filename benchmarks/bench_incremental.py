@@ -4,8 +4,10 @@ Every corpus page is served as in ``bench_extract.py`` (1280x720, every other re
 Per page, in the same run and interleaved: a full read (the document's watch forgotten on
 the host side, so the page walks everything), a read of the unchanged page (the host passes
 the token of its last read), and a read after a small change made by a page script (a text
-edited, an element hidden, the page scrolled, a paragraph or item with a link put in: one of
-them per page, in turn, or those named with ``--change``). Each incremental read is compared
+edited, an element hidden, the page scrolled, a paragraph or item with a link put in, a text
+field's value set, focus moved to another control in the viewport: one of them per page, in
+turn, or those named with ``--change``; a page with nothing the change applies to is left
+out of the numbers after a change). Each incremental read is compared
 with a full read of the same state, node by node (the in-page time aside); any difference is
 reported. A full read right after the same change is timed too: the page lays itself out
 again before either can measure a box, which the full read of a settled page does not pay.
@@ -14,7 +16,7 @@ nor read only around text edited, attributes changed or elements put in or taken
 counted as fallbacks.
 
     python benchmarks/bench_incremental.py [--corpus DIR] [--limit N] [--repeat 3]
-        [--change text|hide|scroll|insert ...] [--json FILE]
+        [--change text|hide|scroll|insert|value|focus ...] [--json FILE]
 """
 
 from __future__ import annotations
@@ -60,6 +62,15 @@ CHANGES = {
       x.append('Inserted, with ', Object.assign(document.createElement('a'),
         {href: '#inserted', textContent: 'a link'}));
       e.after(x); return true; }""",
+    "value": """() => { const f = [...document.querySelectorAll('input, textarea')].find((e) =>
+        /^(text|search|email|tel|url|number|password|)$/.test(e.type || '') && e.checkVisibility());
+      if (!f) return false;
+      f.value = f.value === '' ? '42' : ''; return true; }""",
+    "focus": """() => { const f = [...document.querySelectorAll('a[href], button, input, select')]
+        .filter((e) => e.checkVisibility() && e.getBoundingClientRect().top < innerHeight);
+      if (!f.length) return false;
+      const i = f.indexOf(document.activeElement); f[(i + 1) % Math.min(f.length, 8)].focus();
+      return true; }""",
 }
 
 
@@ -90,6 +101,7 @@ async def measure(page: Page, tab: BenchTab, change: str, repeat: int) -> dict[s
     fallback_same = fallback_after = 0
     mismatches: list[str] = []
     await timed_read(tab, True)  # warm-up
+    untouched = False
     for _ in range(repeat):
         ms, ref_tree, _ = await timed_read(tab, True)
         full.append(ms)
@@ -99,7 +111,7 @@ async def measure(page: Page, tab: BenchTab, change: str, repeat: int) -> dict[s
         if comparable(tree) != comparable(ref_tree):
             mismatches.append("unchanged read differs")
         # a full read right after the same change: it lays the page out again too
-        await page.evaluate(CHANGES[change])
+        untouched = untouched or not await page.evaluate(CHANGES[change])
         ms, _, _ = await timed_read(tab, True)
         full_after.append(ms)
         await page.evaluate(CHANGES[change])  # (and back, or on: the next one is the same kind)
@@ -116,7 +128,7 @@ async def measure(page: Page, tab: BenchTab, change: str, repeat: int) -> dict[s
     return {"full": min(full), "same": min(same), "after": min(after),
             "full_after": min(full_after), "change": change,
             "fallback_same": fallback_same, "fallback_after": fallback_after,
-            "reads": repeat, "mismatches": mismatches}
+            "reads": repeat, "mismatches": mismatches, "untouched": untouched}
 
 
 async def run(corpus: Path, limit: int | None, repeat: int,
@@ -149,6 +161,7 @@ def pct(xs: list[float], q: float) -> float:
 
 def report(results: list[dict[str, Any]]) -> str:
     ok = [r for r in results if "error" not in r]
+    changed = [r for r in ok if not r.get("untouched")]  # (the change applied)
     rounds = ok[0]["reads"] if ok else 0
     lines = [f"Measured on {len(ok)} of {len(results)} corpus pages; per page the best of "
              f"{rounds} interleaved rounds (full, unchanged, after a change).", "",
@@ -157,13 +170,14 @@ def report(results: list[dict[str, Any]]) -> str:
     for key, label in (("full", "full read"), ("same", "unchanged page"),
                        ("after", "after a small change"),
                        ("full_after", "full read right after the same change")):
-        xs = [r[key] for r in ok if key in r]
-        ratios = [r[key] / r["full"] for r in ok if r["full"] and key in r]
+        rs = ok if key in ("full", "same") else changed
+        xs = [r[key] for r in rs if key in r]
+        ratios = [r[key] / r["full"] for r in rs if r["full"] and key in r]
         if not xs:
             continue
         lines.append(f"| {label} | {pct(xs, .5):.2f} | {pct(xs, .9):.2f} | {pct(xs, .99):.2f} | "
                      f"{sum(xs):.0f} | {statistics.median(ratios):.3f} | {pct(ratios, .9):.3f} |")
-    both = [r for r in ok if r.get("full_after")]
+    both = [r for r in changed if r.get("full_after")]
     if both:
         ratios = [r["after"] / r["full_after"] for r in both]
         lines += ["", "A read after a small change against a full read right after the same "
@@ -176,21 +190,25 @@ def report(results: list[dict[str, Any]]) -> str:
         lines += ["", "| after | pages | p50 ms | ratio to full, per page p50 | p90 | fallbacks |",
                   "|---|---|---|---|---|---|"]
         for kind in kinds:
-            rs = [r for r in ok if r["change"] == kind]
+            rs = [r for r in changed if r["change"] == kind]
+            if not rs:
+                continue
             ratios = [r["after"] / r["full"] for r in rs if r["full"]]
             lines.append(f"| {kind} | {len(rs)} | {pct([r['after'] for r in rs], .5):.2f} | "
                          f"{statistics.median(ratios):.3f} | {pct(ratios, .9):.3f} | "
                          f"{sum(r['fallback_after'] for r in rs)} of "
                          f"{sum(r['reads'] for r in rs)} |")
-    big = sorted(ok, key=lambda r: -r["full"])[:5]
+    big = sorted(changed, key=lambda r: -r["full"])[:5]
     lines += ["", "Five largest pages (by full-read time): " + "; ".join(
         f"{r['file']} full {r['full']:.1f} ms, unchanged {r['same']:.1f} ms, after {r['change']} "
         f"{r['after']:.1f} ms ({r['full'] / r['after']:.2f}x)" for r in big)]
     reads = sum(r["reads"] for r in ok)
     same_fb = sum(r["fallback_same"] for r in ok)
-    after_fb = sum(r["fallback_after"] for r in ok)
+    after_fb = sum(r["fallback_after"] for r in changed)
+    after_reads = sum(r["reads"] for r in changed)
     lines += ["", f"Fallbacks to a full read: unchanged page {same_fb} of {reads} reads; "
-              f"after a change {after_fb} of {reads}."]
+              f"after a change {after_fb} of {after_reads} (pages with nothing the change "
+              f"applies to left out: {len(ok) - len(changed)})."]
     bad = [(r["file"], m) for r in ok for m in r["mismatches"]]
     lines.append(f"Incremental reads that differ from a full read: {len(bad)}"
                  + "".join(f"\n- {f}: {m}" for f, m in bad[:20]))

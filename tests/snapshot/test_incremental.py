@@ -492,7 +492,7 @@ CHILD_EDITS: dict[str, tuple[str, bool]] = {
         "if (old) { old.remove(); done(); return; } const f = document.createElement('iframe'); "
         "f.id = 'made'; f.onload = () => done(); f.srcdoc = '<p>in a frame</p>'; "
         "document.getElementById('sec').append(f); })", False),
-    "a field": (_toggled("<input aria-label='Extra'>", "#sec"), False),
+    "a field": (_toggled("<input aria-label='Extra'>", "#sec"), True),
     "in what holds most of the page": (
         _toggled("<li><a href='#f31'>Footer link 31</a></li>", "footer ul"), False),
     "a control under a box with a tab stop": (_toggled("<button>Add</button>", "#act"), False),
@@ -517,7 +517,7 @@ def test_elements_put_in_or_taken_out_walk_only_around_them(
     attributes changed (its parent's nearest emitted element walked again), new elements
     get the refs a full read gives them, and the host's tree is what a full read gives.
     What reaches beyond that (a label, what another is named by, a style sheet, a frame, a
-    field, a shadow root, a control under a box with a tab stop), what holds most of the
+    shadow root, a control under a box with a tab stop), what holds most of the
     page, a page whose sheets may reach upwards (:has), and a page where an element owns
     others by aria-owns (what it owned may be what was taken out) are walked in full (a
     counter shown in generated content is no part of a snapshot, so a page that shows one is
@@ -564,3 +564,63 @@ def test_a_page_grown_to_the_node_cap_is_walked_in_full(tab: Tab, site: SiteServ
     tab.core.refs.kept.clear()
     diff = same(got, extract(tab, limits=cap))
     assert diff is None, diff
+
+
+# each made twice on fields.html (there and back; "focus moved" first reaches the name field,
+# then moves on to a check box)
+FIELD_EDITS: dict[str, str] = {
+    "a value set": "(e => { e.value = e.value ? '' : 'Ada'; })(document.getElementById('name'))",
+    "a box checked that shows what follows it":
+        "(e => { e.checked = !e.checked; })(document.getElementById('gift'))",
+    "a choice in a label that names another control":
+        "(e => { e.selectedIndex = (e.selectedIndex + 1) % 3; })(document.getElementById('count'))",
+    "a choice another element names":
+        "(e => { e.selectedIndex = 1 - e.selectedIndex; })(document.getElementById('size'))",
+    "a radio button chosen": "(r => { const p = document.getElementById('post'); "
+                             "(p.checked ? r : p).checked = true; })("
+                             "document.getElementById('pickup'))",
+    "focus that shows what follows": "(e => { if (document.activeElement === e) e.blur(); "
+                                     "else e.focus(); })(document.getElementById('name'))",
+    "focus moved": "(a => { const b = document.getElementById('qty'); "
+                   "(document.activeElement === a ? b : a).focus(); })("
+                   "document.getElementById('name'))",
+    "a field put in": _toggled("<input required aria-label='Extra'>", "#more"),
+}
+
+
+@pytest.mark.parametrize(("what", "page", "partial"), [
+    *((what, "", True) for what in FIELD_EDITS),
+    ("focus that shows what follows", "?within", False), ("a value set", "?within", True),
+    ("a value set", "?valid", False), ("a box checked that shows what follows it", "?valid", False),
+    ("focus moved", "?valid", True), ("a field put in", "?valid", False)])
+def test_a_field_changed_or_focus_moved_walks_only_around_it(
+        tab: Tab, site: SiteServer, what: str, page: str, partial: bool) -> None:
+    """A field that holds another value (set by a script: no event), and focus moved, are
+    read as attribute changes of the field and of the elements focus left and reached:
+    each walked again from its parent (what a sibling selector such as ``:checked + .panel``
+    or ``:focus + .tip`` reaches), with the control a label around the field names, and the
+    focused ref the full read gives. A page that styles what holds the focus
+    (``:focus-within``) is walked in full when focus moved, and one that styles what holds a
+    field by its validity (``form:invalid``), when a value did or a field was put in."""
+    _there_and_back(tab, site.url("/extract/fields.html" + page), FIELD_EDITS[what], partial)
+
+
+def test_a_field_filled_with_trusted_input_is_read_around_it(tab: Tab, site: SiteServer) -> None:
+    """Typing into a field (focus, then input events, as the fill tool types) leaves the next
+    read walking only around the field and what focus left; the focused ref is the field's."""
+    tab.goto(site.url("/extract/fields.html"))
+    extract(tab)
+    book = tab.core.refs
+    for i, (field, text) in enumerate([("#name", "Ada Lovelace"), ("#note", "For Grace"),
+                                       ("#name", "Ada")]):
+        if field == "#note":
+            evaluate(tab, FIELD_EDITS["a box checked that shows what follows it"])
+            extract(tab)
+        before = book.retexted_reads
+        tab.runner.run(tab.core.page.fill(field, text))
+        got = extract(tab)
+        assert book.retexted_reads == before + 1, f"fill {i}"
+        assert got.focused_ref is not None
+        assert evaluate(tab, "document.activeElement.id") == field[1:]
+        diff = same(got, full(tab))
+        assert diff is None, f"fill {i}: {diff}"

@@ -4,9 +4,9 @@ scrollable, boxes and the page scrolled, attributes, classes, field values, styl
 focus, the pointer), and after each step a read that passes the last read's token, compared
 ref by ref with a full read of the same state whenever the document vouched that nothing
 changed, or that only its scroll did, or read again only around what changed (text edited,
-attributes changed, elements put in or taken out). Some reads of the last kind are left
-uncompared, so the next read builds on a read that walked only part of the page (and is
-compared, unless it walks the whole page).
+attributes changed, elements put in or taken out, fields holding other values, focus
+moved). Some reads of the last kind are left uncompared, so the next read builds on a read
+that walked only part of the page (and is compared, unless it walks the whole page).
 
 A read the document does not vouch for walks the page in full, so it cannot be stale; what
 this looks for is a change the watch missed, or a box that moved other than by the scroll,
@@ -171,8 +171,8 @@ MOVES = r"""() => {
   }
   return window.__fuzzMoves;
 }"""
-# (changes of attributes, and elements put in and taken out, alone)
-ATTR_KINDS = ("attr", "class", "hide", "show", "insert", "remove")
+# (changes of attributes, elements put in and taken out, field values and focus, alone)
+ATTR_KINDS = ("attr", "class", "hide", "show", "insert", "remove", "value", "focus")
 KINDS = ("text", "insert", "remove", "hide", "show", "scroll", "attr", "class", "value", "rule",
          "focus", "box")
 

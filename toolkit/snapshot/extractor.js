@@ -33,10 +33,10 @@
  *                   and document size, inViewport turned over on the nodes at the `flips`
  *                   paths (child indexes from root) and `boxes` ([path, box] each); when
  *                   only text was edited in place, {version, retexted: token, nodes, names,
- *                   flips, boxes, document, nextRef, stats, jsTimeMs, watch}: the last
- *                   output with the nodes at the `nodes` paths replaced ([path, node] each),
- *                   the names at the `names` paths ([path, name]), and flips, boxes,
- *                   document, nextRef and stats as given (null)
+ *                   flips, boxes, document, focusedRef, nextRef, stats, jsTimeMs, watch}:
+ *                   the last output with the nodes at the `nodes` paths replaced ([path,
+ *                   node] each), the names at the `names` paths ([path, name]), and flips,
+ *                   boxes, document, focusedRef, nextRef and stats as given (null)
  *
  * Output object:
  *   version      2
@@ -150,6 +150,7 @@
 
   // what makes a box with a tab stop no control itself (it holds one)
   const CONTROLS = 'a[href],button,input,select,textarea,[contenteditable],[tabindex]:not([tabindex^="-"])';
+  const FIELD = new Set(['input', 'textarea', 'select']), FIELDS = 'input,textarea,select';
 
   // ---- unchanged document (`since`: the token of the last output; see ARCHITECTURE.md) ----
   const WKEY = JSON.stringify([MAX_NODES, MAX_TEXT, MAX_ATTR, SLACK, MAX_DEPTH, MAX_OPTIONS,
@@ -183,14 +184,16 @@
     // beyond what holds them (sheets, frames, a datalist's or a map's members, slots)
     const REACH = 'style,link,meta,base,iframe,frame,object,embed,slot,template,dialog,datalist,map,area';
     // (a control put in or taken out under a box with a tab stop makes or unmakes that box
-    // a control, above what is walked again)
+    // a control, above what is walked again; a field, what holds it valid or not: fielded)
     const kin = (r, t) => {
       let tabbed = null;
       for (const list of [r.addedNodes, r.removedNodes]) for (const x of list) {
         if (x.nodeType === 1) {
           if (x.matches(REACH) || x.querySelector(REACH)) return false;
-          if ((x.matches(CONTROLS) || x.querySelector(CONTROLS)) &&
-              (tabbed ??= !!t.closest('[tabindex]'))) return false;
+          if (x.matches(CONTROLS) || x.querySelector(CONTROLS)) {
+            if (tabbed ??= !!t.closest('[tabindex]')) return false;
+            if (x.matches(FIELDS) || x.querySelector(FIELDS)) W.fielded = true;
+          }
         } else if (x.nodeType !== 3 && x.nodeType !== 8) return false;
       }
       return true;
@@ -220,19 +223,25 @@
       }
     };
     W = { doc, dirty: true, n: 0, roots: new Set(), sc: [], mo: new MutationObserver(note), note,
-      texts: new Set(), attrs: new Set(), gone: [], last: null, geo: [], boxed: [], framed: [], nodeOf: new Map(), counts: null,
+      texts: new Set(), attrs: new Set(), fielded: false, gone: [], last: null, geo: [], boxed: [], framed: [], nodeOf: new Map(), counts: null,
       media: MEDIA.map((q) => win.matchMedia(q)),
       fields: ['input', 'textarea', 'select'].map((t) => doc.getElementsByTagName(t)) };
     // (the page's own scroll is in the state list: a read after it alone reads the geometry)
     win.addEventListener('scroll', (e) => { if (e.target !== doc) W.dirty = true; },
       { capture: true, passive: true });
-    for (const t of ('resize load error input change focusin focusout mouseover mouseout ' +
+    for (const t of ('resize load error mouseover mouseout ' +
       'transitionrun transitionend transitioncancel animationstart animationend animationiteration ' +
       'animationcancel toggle fullscreenchange loadedmetadata pageshow hashchange popstate ' +
-      // (input, also out of closed shadow roots; pointers stand for mice, touch, drags)
+      // (pointers stand for mice, touch, drags)
       'click pointerdown pointerup keydown wheel submit reset').split(' ')) {
       win.addEventListener(t, touch, { capture: true, passive: true });
     }
+    // A field's new value, and focus moved, are read from the state lists (see stateNow and
+    // fieldsNow): a read after them alone walks around the fields and the elements focus
+    // left and reached. Input into anything else (an editable box, a closed shadow root's
+    // field, seen as its host) vouches for nothing.
+    const typed = (e) => { const t = e.target; if (!t || t.nodeType !== 1 || !FIELD.has(t.localName)) W.dirty = true; };
+    for (const t of ['input', 'change']) win.addEventListener(t, typed, { capture: true, passive: true });
     for (const t of [doc.fonts, win.visualViewport]) {
       if (t) for (const e of ['loading', 'loadingdone', 'resize', 'scroll']) t.addEventListener(e, touch);
     }
@@ -243,11 +252,30 @@
   const askPage = (what) => !doc.dispatchEvent(new CustomEvent(PROBE + what, { cancelable: true }));
   const pageMoved = () => PROBE === null || askPage('-n');
   const pageWatched = () => PROBE !== null && askPage('-here');
-  const field = (st, el) => {
-    if (el.localName === 'select') {
-      st.push(el, el.selectedIndex);
-      if (el.multiple) for (const x of el.options) st.push(x.selected);
-    } else st.push(el, el.value, el.checked, el.indeterminate);
+  // what a field holds: [selectedIndex, each option's selected] of a select, else [value,
+  // checked, indeterminate]
+  const field = (el) => {
+    if (el.localName !== 'select') return [el.value, el.checked, el.indeterminate];
+    const v = [el.selectedIndex];
+    if (el.multiple) for (const x of el.options) v.push(x.selected);
+    return v;
+  };
+  // every field of the document and of the open shadow roots walked: field -> what it holds
+  const fieldsNow = () => {
+    const m = new Map();
+    for (const c of W.fields) for (const el of c) m.set(el, field(el));
+    for (const r of W.roots) for (const el of r.querySelectorAll(FIELDS)) m.set(el, field(el));
+    return m;
+  };
+  // the fields that hold something else than at the last read (one put in since is left to
+  // the mutation records)
+  const fieldsMoved = () => {
+    const out = [], was = W.fseen;
+    for (const [el, v] of fieldsNow()) {
+      const w = was.get(el);
+      if (w && (w.length !== v.length || w.some((x, i) => x !== v[i]))) out.push(el);
+    }
+    return out;
   };
   const last = (l) => (l.length ? l[l.length - 1] : null);
   // what may change with no event yet (a scroll's event comes at the next frame)
@@ -258,14 +286,11 @@
       win.devicePixelRatio, a, last(doc.querySelectorAll(':hover')), ...doc.adoptedStyleSheets, 0];
     // media a host may emulate (no event in time)
     for (const q of W.media) st.push(q.matches);
-    for (const c of W.fields) for (const el of c) field(st, el);
     for (const el of W.sc) st.push(el.scrollLeft, el.scrollTop);
-    for (const r of W.roots) {
-      st.push(r.host && r.host.isConnected, last(r.querySelectorAll(':hover')), ...r.adoptedStyleSheets, 0);
-      for (const el of r.querySelectorAll('input,textarea,select')) field(st, el);
-    }
+    for (const r of W.roots) st.push(r.host && r.host.isConnected, last(r.querySelectorAll(':hover')), ...r.adoptedStyleSheets, 0);
     return st;
   };
+  const seeState = () => { W.seen = stateNow(); W.fseen = fieldsNow(); };
   const moving = () => [doc, ...W.roots].some((r) => r.getAnimations().some((x) => x.pending || x.playState === 'running'));
   // ---- a read after the page's own scroll alone (no mutation, no other state changed): every
   // box the last walk measured is measured again. When each moved by exactly the scroll, or
@@ -339,21 +364,34 @@
     const se = doc.scrollingElement || doc.documentElement;
     L.scroll = { x: nsx, y: nsy };
     L.document = { width: se ? se.scrollWidth : ivw, height: se ? se.scrollHeight : ivh };
-    W.seen = stateNow();
+    seeState();
     W.token = L.watch = PREFIX + 'w' + ++W.n + '.' + Math.random().toString(36).slice(2);
     return JSON.stringify({ version: 2, rescrolled: since, scroll: L.scroll, document: L.document,
       flips, boxes, jsTimeMs: performance.now() - t0, watch: W.token });
   };
-  let retext = false;
+  // (focusMoved: the focused element is another; focal: those read again for that alone)
+  let retext = false, focusMoved = false;
+  const focal = new Set();
   if (typeof o.since === 'string' && W.token === o.since && W.key === WKEY &&
       Math.max(num(o.nextRef, 1), book.next) === W.next) {
     W.note(W.mo.takeRecords());
     let same = !W.dirty && !moving(), scrolled = false;
     if (same) {
       const st = stateNow(), was = W.seen;
-      // (3 and 4: the page's scroll offsets)
+      // (3 and 4: the page's scroll offsets; 6: the focused element)
       same = st.length === was.length && st.every((v, i) => v === was[i] || (v !== v && was[i] !== was[i]) ||
-        ((i === 3 || i === 4) && (scrolled = true)));
+        ((i === 3 || i === 4) && (scrolled = true)) || (i === 6 && (focusMoved = true)));
+      // (fields that hold something else, and the elements focus left and reached, are read
+      // as elements whose attributes changed: see reread)
+      if (same) for (const el of fieldsMoved()) W.attrs.add(el);
+      if (same && focusMoved) {
+        for (const a of [was[6], st[6]]) {
+          if (a && a.isConnected && a !== doc.body && a !== doc.documentElement && !W.attrs.has(a)) {
+            W.attrs.add(a);
+            focal.add(a);
+          }
+        }
+      }
     }
     if (pageMoved()) same = false;  // (asked every time: the asking resets it)
     const edited = W.texts.size > 0 || W.attrs.size > 0;
@@ -620,6 +658,14 @@
   const genMemo = reg.genMemo instanceof WeakMap ? reg.genMemo : (reg.genMemo = new WeakMap());
   const GEN = new Map();
   let GHAS = false;
+  // a selector that styles what holds the focus (:focus-within), or what holds a field by
+  // its validity (form:invalid: a field's value reaches up to it); an unreadable sheet: GHAS
+  let GFOCUS = false, GVALID = false;
+  const VALIDITY = /([^\s>+~,()]*):(?:user-)?(?:in)?valid\b/g;
+  const upValid = (sel) => {
+    for (const m of sel.matchAll(VALIDITY)) if (!/^(input|textarea|select)\b/i.test(m[1])) return true;
+    return false;
+  };
   // a sheet's rules, or null where they may not be read (another origin's, or failed to load)
   const rulesOf = (sh) => { try { return sh.cssRules; } catch (e) { return null; } };
   // an unreadable sheet of another origin (or none) may set anything; a failed one of ours, nothing
@@ -628,13 +674,19 @@
     let m = genMemo.get(sh);
     const top = m && m[0] < 0 ? null : rulesOf(sh);  // (an unreadable sheet stays so)
     if (!top) {
-      if (!m) genMemo.set(sh, m = [-1, anyGen(sh) ? ['*', G_ALL] : [], anyGen(sh)]);
+      if (!m) genMemo.set(sh, m = [-1, anyGen(sh) ? ['*', G_ALL] : [], anyGen(sh), false, false]);
     } else if (!m || m[0] !== top.length) {
       const keys = [];
       let has = false;  // a selector that may match upwards (:has), or a sheet that may hold one
+      let focus = false, valid = false;
       for (const st = [top]; st.length;) {
         for (const r of st.pop()) {
-          if (!has && r.selectorText && r.selectorText.includes(':has(')) has = true;
+          const sx = r.selectorText;
+          if (sx) {
+            if (!has && sx.includes(':has(')) has = true;
+            if (!focus && sx.includes(':focus-within')) focus = true;
+            if (!valid && sx.includes('valid') && upValid(sx)) valid = true;
+          }
           if (r.style && r.style.content && !/^(""|''|none|normal)$/.test(r.style.content)) {
             for (const sel of (r.selectorText || '*').split(',')) {
               const ps = /::?(before|after)\b/i.exec(sel);
@@ -652,9 +704,11 @@
           }
         }
       }
-      genMemo.set(sh, m = [top.length, keys, has]);
+      genMemo.set(sh, m = [top.length, keys, has, focus, valid]);
     }
     if (m[2]) GHAS = true;
+    if (m[3]) GFOCUS = true;
+    if (m[4]) GVALID = true;
     const keys = m[1];
     for (let i = 0; i < keys.length; i += 2) GEN.set(keys[i], (GEN.get(keys[i]) || 0) | keys[i + 1]);
   }
@@ -1286,7 +1340,8 @@
   }
 
   // ---- a read after text edited in place or attributes changed, alone (see `note` in the
-  // watch; ks: the elements holding edited text, xs: those whose attributes changed). The
+  // watch; ks: the elements holding edited text, xs: those whose attributes changed, fields
+  // that hold another value and the elements focus left and reached). The
   // element the last walk emitted nearest above each edit is walked again, with what it was
   // walked with (from the text's parent when that is an inline element its own parent may
   // fold into its text; from an element's parent for its attributes), and so is every
@@ -1346,6 +1401,11 @@
     // and nothing in it names or describes another (a label, an element referred to: hiding
     // it changes what that name reads).
     if (xs.size && (GHAS || W.roots.size || doc.querySelector('[aria-owns]'))) return null;
+    // (nor where a sheet styles what holds the focus, when it moved, or what holds a field by
+    // its validity, when a field's value or attributes changed)
+    if (focusMoved && GFOCUS) return null;
+    if (GVALID && W.fielded) return null;
+    if (GVALID) for (const x of xs) if (FIELD.has(x.localName) && !focal.has(x)) return null;
     let referred = null;
     if (xs.size) {
       const ids = [];
@@ -1512,19 +1572,23 @@
     W.counts = counts();
     W.texts = new Set();
     W.attrs = new Set();
+    W.fielded = false;
     W.gone = [];
-    W.seen = stateNow();
+    seeState();
     W.next = next;
     book.next = next;
     const se = doc.scrollingElement || doc.documentElement;
     L.document = { width: se ? se.scrollWidth : vw, height: se ? se.scrollHeight : vh };
     L.nextRef = next;
+    // (the focused element's node, as the walk names it: one of those walked again, or kept)
+    const fe = active && old.get(active);
+    L.focusedRef = fe && fe[0].ref ? fe[0].ref : null;
     const ms = Math.round((performance.now() - t0) * 100) / 100;
     L.stats = { domNodes: doc.getElementsByTagName('*').length, visitedNodes: visited, emittedNodes: emitted,
       skippedHidden: skipped, jsTimeMs: ms, truncated: order.length > 0, truncatedReasons: order };
     W.token = L.watch = PREFIX + 'w' + ++W.n + '.' + Math.random().toString(36).slice(2);
     return JSON.stringify({ version: 2, retexted: o.since, nodes, names: named, flips, boxes,
-      document: L.document, nextRef: next, stats: L.stats, jsTimeMs: ms, watch: W.token });
+      document: L.document, focusedRef: L.focusedRef, nextRef: next, stats: L.stats, jsTimeMs: ms, watch: W.token });
   }
 
   if (retext) {
@@ -1590,11 +1654,12 @@
       W.counts = counts();
       W.texts = new Set();
       W.attrs = new Set();
+      W.fielded = false;
       W.gone = [];
       W.geo = geo;
       W.boxed = boxed;
       W.framed = framed;
-      W.seen = stateNow();
+      seeState();
       W.key = WKEY;
       W.next = next;
       W.token = result.watch = PREFIX + 'w' + ++W.n + '.' + Math.random().toString(36).slice(2);

@@ -297,6 +297,8 @@ class _Retexted(BaseModel):
     boxes: list[tuple[list[StrictInt], Box]]
     """Path and new box of each node the edit moved or resized."""
     document: Size
+    focused_ref: str | None = Field(alias="focusedRef")
+    """Ref of the focused element after the read (focus may have moved: see ``reread``)."""
     next_ref: StrictInt = Field(alias="nextRef")
     stats: ExtractStats
     js_time_ms: float = Field(alias="jsTimeMs")
@@ -331,7 +333,8 @@ def retexted_since(text: object, token: str, kept: QuickRead) -> tuple[QuickRead
         return None
     stats = out.stats.model_copy(update={"js_time_ms": out.js_time_ms})
     moved = tree.model_copy(update={
-        "root": with_updates(tree.root, updates), "document": out.document, "stats": stats})
+        "root": with_updates(tree.root, updates), "document": out.document,
+        "focused_ref": out.focused_ref, "stats": stats})
     return QuickRead(moved, out.next_ref, kept.root_missing, kept.hosts), out.watch
 
 
