@@ -2,6 +2,8 @@
 
 Browser tests never skip silently: when no Chromium can be found they fail with the remedy.
 
+Under ``--dist loadgroup`` every test of an ``xdist_group`` must be grouped, or the run stops.
+
 Tests end every process they start: each process this run starts carries the run's tag in
 its environment (``tests/helpers/procs.py``), and a test after which one is still running,
 though whatever started it has ended (a ``playwright run-server`` wrapper's node child, a
@@ -27,6 +29,25 @@ os.environ[TAG_VAR] = RUN_TAG  # inherited by every process started from here on
 STRAY_GRACE_S = 5.0
 """How long processes left after a test may take to end by themselves (a browser's helpers
 exit a moment after its main process)."""
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _grouped_under_loadgroup(request: pytest.FixtureRequest) -> None:
+    """Under ``--dist loadgroup`` (the README's test command) pytest-xdist keeps the tests of
+    an ``xdist_group`` on one worker by a suffix it gives their node ids. Where it could not
+    (a pytest whose node ids it cannot change), the tests that run whole suites would run at
+    once on both workers, each with a whole suite's browsers: they fail before they start."""
+    if not getattr(request.config.option, "loadgroup", False):
+        return
+    loose = [i.nodeid for i in request.session.items
+             if getattr(i, "module", None) is request.module
+             and i.get_closest_marker("xdist_group")
+             and "@" not in i.nodeid]
+    if loose:
+        pytest.fail(f"--dist loadgroup: pytest-xdist could not group {len(loose)} tests of "
+                    f"this module (the first: {loose[0]}), so they would not take turns on "
+                    "one worker; this pytest and pytest-xdist do not fit together (see the "
+                    "pins of the test group in pyproject.toml)", pytrace=False)
 
 
 @pytest.hookimpl(wrapper=True)
