@@ -1,12 +1,17 @@
 """The builtin suite proves itself: every reference solution succeeds on the live sites with no
-tool error, alike in a local run and on a Ray cluster, and the shipped recordings replay a
-sample of tasks with no server running."""
+tool error, played by a scripted model behind a real OpenAI client, alike in a local run and
+on a Ray cluster; that run, recorded (pages and model calls), replays to equal results with
+no server and no model answering; and the shipped recordings replay a sample of tasks with no
+server running."""
 
 from __future__ import annotations
 
 import asyncio
+import json
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from webrefs.evals import cli
@@ -15,6 +20,7 @@ from webrefs.evals.running.runner import RunOptions, run_suite
 from webrefs.evals.suite.tasks import load_suite
 
 from tests.evals.test_runner import comparable
+from tests.helpers.openai_server import ScriptedOpenAIServer
 
 # whole suites, each holding two browsers (or a Ray cluster of two) busy: one at a time
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.xdist_group("whole-suite")]
@@ -43,13 +49,31 @@ def test_suite_shape() -> None:
         assert kinds - {"answer"} or "read" in task.tags, task.id
 
 
+MODEL = "openai:scripted-model"
+
+
 @pytest.fixture(scope="module")
-def local_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Results]:
-    """The reference over the whole suite, live, in two contexts of one local browser, its
-    pages recorded; the run's folder and results."""
+def model() -> Iterator[ScriptedOpenAIServer]:
+    """A scripted model behind an OpenAI-compatible server on loopback: it plays each task's
+    reference solution, reading refs from the tool results as a model would."""
+    with pytest.MonkeyPatch.context() as env, ScriptedOpenAIServer(SUITE.suite.tasks) as server:
+        env.setenv("OPENAI_API_KEY", "sk-test-NOT-A-REAL-KEY-0123456789abcdef")
+        yield server
+
+
+def options(model: ScriptedOpenAIServer, out: Path, **changes: Any) -> RunOptions:
+    return RunOptions(suite="builtin", providers=(MODEL,), out=out, workers=2,
+                      provider_settings={"base_url": model.base_url, "temperature": 0.0},
+                      **changes)
+
+
+@pytest.fixture(scope="module")
+def local_run(tmp_path_factory: pytest.TempPathFactory,
+              model: ScriptedOpenAIServer) -> tuple[Path, Results]:
+    """The scripted model over the whole suite, live, in two contexts of one local browser,
+    its pages and model calls recorded; the run's folder and results."""
     out = tmp_path_factory.mktemp("local")
-    return out, asyncio.run(run_suite(RunOptions(suite="builtin", providers=("reference",),
-                                                 out=out, workers=2, record=True)))
+    return out, asyncio.run(run_suite(options(model, out, record=True)))
 
 
 def same_results(results: Results, *, marker: bool = False) -> dict[str, object]:
@@ -74,11 +98,11 @@ def test_reference_solves_every_task(local_run: tuple[Path, Results]) -> None:
 
 @pytest.mark.timeout(1200)
 def test_the_whole_suite_on_ray_equals_the_local_run(local_run: tuple[Path, Results],
+                                                     model: ScriptedOpenAIServer,
                                                      tmp_path: Path) -> None:
     """The same run on a Ray cluster started for it (two worker processes, each with its
-    own site server and browser)."""
-    on_ray = asyncio.run(run_suite(RunOptions(suite="builtin", providers=("reference",),
-                                              out=tmp_path, workers=2, ray="local")))
+    own site server and browser, asking the same model)."""
+    on_ray = asyncio.run(run_suite(options(model, tmp_path, ray="local")))
     assert same_results(on_ray) == same_results(local_run[1])
     assert on_ray.run.browser == local_run[1].run.browser
 
@@ -97,35 +121,25 @@ def test_recordings_replay_with_the_server_stopped(tmp_path: Path) -> None:
         {e.task: e.reason for e in results.episodes if e.status != "success"}
 
 
-@pytest.mark.timeout(1500)
+def _episodes(results: Results) -> list[dict[str, object]]:
+    episodes = json.loads(results.to_json())["episodes"]
+    for e in episodes:
+        e.pop("wall_s")
+    return list(episodes)
+
+
+@pytest.mark.timeout(900)
 def test_a_recorded_run_of_the_whole_suite_replays_to_equal_results(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A scripted model behind a real OpenAI client, recorded over every task (pages and
-    model calls), then replayed with the server stopped: every result is the same, field by
-    field but the wall time (the pages run on the episode's clock, so even a page's own
-    timers show the same thing at the same step)."""
-    import json
-
-    from tests.helpers.openai_server import ScriptedOpenAIServer
-
-    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-NOT-A-REAL-KEY-0123456789abcdef")
-    model = "openai:scripted-model"
-
-    def run(out: Path, **changes: object) -> list[dict[str, object]]:
-        results = asyncio.run(run_suite(RunOptions(
-            suite="builtin", providers=(model,), out=out, workers=2,
-            provider_settings={"base_url": base_url, "temperature": 0.0}, **changes)))
-        episodes = json.loads(results.to_json())["episodes"]
-        for e in episodes:
-            e.pop("wall_s")
-        return list(episodes)
-
-    with ScriptedOpenAIServer(SUITE.suite.tasks) as server:
-        base_url = server.base_url
-        recorded = run(tmp_path / "rec", record=True)
-    assert len(recorded) == len(SUITE.suite.tasks)
-    assert {e["task"]: e["status"] for e in recorded} == \
-        {t.id: "success" for t in SUITE.suite.tasks}
-    replayed = run(tmp_path / "rep", pages=tmp_path / "rec" / "pages",
-                   cassettes=tmp_path / "rec" / "cassettes")
-    assert replayed == recorded
+        local_run: tuple[Path, Results], model: ScriptedOpenAIServer, tmp_path: Path) -> None:
+    """The local run's recording (pages and model calls) replayed with no site server and no
+    request reaching the model: every result is the same, field by field but the wall time
+    (the pages run on the episode's clock, so even a page's own timers show the same thing
+    at the same step)."""
+    out, recorded = local_run
+    assert recorded.run.pages == "record" and len(recorded.episodes) == len(SUITE.suite.tasks)
+    asked = len(model.requests)
+    replayed = asyncio.run(run_suite(options(model, tmp_path / "rep", pages=out / "pages",
+                                             cassettes=out / "cassettes")))
+    assert replayed.run.pages == "replay"
+    assert len(model.requests) == asked  # every answer came from the recording
+    assert _episodes(replayed) == _episodes(recorded)
