@@ -103,8 +103,26 @@ def test_the_whole_suite_on_ray_equals_the_local_run(local_run: tuple[Path, Resu
     """The same run on a Ray cluster started for it (two worker processes, each with its
     own site server and browser, asking the same model)."""
     on_ray = asyncio.run(run_suite(options(model, tmp_path, ray="local")))
-    assert same_results(on_ray) == same_results(local_run[1])
+    ray_data, local_data = same_results(on_ray), same_results(local_run[1])
+    assert ray_data == local_data, _where_they_differ(ray_data, local_data)
     assert on_ray.run.browser == local_run[1].run.browser
+
+
+def _where_they_differ(a: dict[str, Any], b: dict[str, Any]) -> str:
+    """The first episode (by task) and call where two runs' results differ, for the failure
+    message (a whole results.json is cut short by pytest)."""
+    for x, y in zip(a["episodes"], b["episodes"], strict=False):
+        if x == y:
+            continue
+        for key in sorted(set(x) | set(y)):
+            if key == "trajectory" and x.get(key) != y.get(key):
+                for i, (c, d) in enumerate(zip(x[key], y[key], strict=False)):
+                    if c != d:
+                        return f"{x['task']}: call {i}: {c!r:.1500} / {d!r:.1500}"
+                return f"{x['task']}: {len(x[key])} calls against {len(y[key])}"
+            if x.get(key) != y.get(key):
+                return f"{x['task']}: {key}: {x.get(key)!r:.500} / {y.get(key)!r:.500}"
+    return "the episodes agree; the rest of results.json differs"
 
 
 def test_every_task_has_a_shipped_recording() -> None:
