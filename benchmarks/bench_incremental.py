@@ -5,7 +5,8 @@ Per page, in the same run and interleaved: a full read (the document's watch for
 the host side, so the page walks everything), a read of the unchanged page (the host passes
 the token of its last read), and a read after a small change made by a page script (a text
 edited, an element hidden, the page scrolled, a paragraph or item with a link put in, a text
-field's value set, focus moved to another control in the viewport: one of them per page, in
+field's value set, focus moved to another control in the viewport, the pointer moved onto
+another control in the viewport (by the harness's mouse): one of them per page, in
 turn, or those named with ``--change``; a page with nothing the change applies to is left
 out of the numbers after a change). Each incremental read is compared
 with a full read of the same state, node by node (the in-page time aside); any difference is
@@ -16,7 +17,7 @@ nor read only around text edited, attributes changed or elements put in or taken
 counted as fallbacks.
 
     python benchmarks/bench_incremental.py [--corpus DIR] [--limit N] [--repeat 3]
-        [--change text|hide|scroll|insert|value|focus ...] [--json FILE]
+        [--change text|hide|scroll|insert|value|focus|hover ...] [--json FILE]
 """
 
 from __future__ import annotations
@@ -71,7 +72,23 @@ CHANGES = {
       if (!f.length) return false;
       const i = f.indexOf(document.activeElement); f[(i + 1) % Math.min(f.length, 8)].focus();
       return true; }""",
+    # (where the pointer goes: the harness moves it there, as a user's mouse would)
+    "hover": """() => { const f = [...document.querySelectorAll('a[href], button, input, select')]
+        .map((e) => e.getBoundingClientRect())
+        .filter((r) => r.width > 2 && r.height > 2 && r.top >= 0 && r.left >= 0 &&
+          r.bottom < innerHeight && r.right < innerWidth);
+      if (!f.length) return false;
+      const r = f[(window.__benchHover = ((window.__benchHover || 0) + 1) % Math.min(f.length, 8))];
+      return [r.left + r.width / 2, r.top + r.height / 2]; }""",
 }
+
+
+async def make(page: Page, change: str) -> bool:
+    """Make the change; False when the page has nothing it applies to."""
+    did = await page.evaluate(CHANGES[change])
+    if isinstance(did, list):
+        await page.mouse.move(did[0], did[1])
+    return bool(did)
 
 
 def comparable(tree: PageTree) -> dict[str, Any]:
@@ -111,12 +128,12 @@ async def measure(page: Page, tab: BenchTab, change: str, repeat: int) -> dict[s
         if comparable(tree) != comparable(ref_tree):
             mismatches.append("unchanged read differs")
         # a full read right after the same change: it lays the page out again too
-        untouched = untouched or not await page.evaluate(CHANGES[change])
+        untouched = untouched or not await make(page, change)
         ms, _, _ = await timed_read(tab, True)
         full_after.append(ms)
-        await page.evaluate(CHANGES[change])  # (and back, or on: the next one is the same kind)
+        await make(page, change)  # (and back, or on: the next one is the same kind)
         await timed_read(tab, True)
-        await page.evaluate(CHANGES[change])
+        await make(page, change)
         ms, tree, reused = await timed_read(tab, False)
         after.append(ms)
         fallback_after += not reused

@@ -624,3 +624,67 @@ def test_a_field_filled_with_trusted_input_is_read_around_it(tab: Tab, site: Sit
         assert evaluate(tab, "document.activeElement.id") == field[1:]
         diff = same(got, full(tab))
         assert diff is None, f"fill {i}: {diff}"
+
+
+def _point(tab: Tab, selector: str) -> None:
+    """The pointer moved to the middle of ``selector``'s first box (trusted input)."""
+    box = evaluate(tab, f"(r => [r.x + r.width / 2, r.y + r.height / 2])("
+                        f"document.querySelector({selector!r}).getBoundingClientRect())")
+    tab.runner.run(tab.core.page.mouse.move(box[0], box[1]))
+
+
+def _click(tab: Tab, selector: str) -> None:
+    tab.runner.run(tab.core.page.click(selector))
+
+
+# each done twice on pointer.html, from the pointer resting on a blank paragraph (a move
+# there and back; a click, then the same click again)
+POINTER_STEPS: dict[str, tuple[str, str]] = {
+    "onto a menu its items show under": ("point", "#menu-title"),
+    "onto a card whose actions show": ("point", "#card h2"),
+    "onto a link": ("point", "#links a"),
+    "onto a paragraph on a shelf": ("point", "#shelf-a"),
+    "a click that opens a panel": ("click", "#toggle"),
+    "a click that changes nothing": ("click", "#nothing"),
+    "a click that makes a field invalid": ("click", "#check"),
+    "a click on a custom element that changes its state": ("click", "#sw"),
+    "a click that shows a popover": ("click", "#popbtn"),
+}
+
+
+@pytest.mark.parametrize(("what", "page", "partial"), [
+    *((what, "", what not in ("a click on a custom element that changes its state",
+                              "a click that shows a popover"))
+      for what in POINTER_STEPS),
+    ("onto a menu its items show under", "?has", False),
+    ("a click that opens a panel", "?has", False),
+    ("onto a link", "?bare", False), ("onto a paragraph on a shelf", "?bare", True)])
+def test_the_pointer_moved_or_a_click_walks_only_around_it(
+        tab: Tab, site: SiteServer, what: str, page: str, partial: bool) -> None:
+    """The pointer moved (and a click, which moves it, presses and lets go): the elements it
+    left and reached are read as elements whose attributes changed, where a readable sheet's
+    ``:hover`` may style them (``.menu:hover .items`` walks around the menu; a link under
+    ``a:hover``; nothing else), with whatever the click's handler changed. A custom
+    element's state and a popover its button shows change nothing an attribute shows, so
+    they are read in full; a page whose sheets may match upwards (``:has``) too. Where a
+    ``:hover`` may be any element (``.shelf :hover > .tip``), every element the pointer left
+    or reached is read again: around them when they are deep in the page, in full when one
+    hangs from the body (the footer, on the way to a link in it)."""
+    how, target = POINTER_STEPS[what]
+    tab.goto(site.url("/extract/pointer.html" + page))
+    _point(tab, "#blank")
+    extract(tab)
+    book = tab.core.refs
+    for turn in range(2):
+        before = book.full_reads
+        if how == "point":
+            _point(tab, target if turn == 0 else "#blank")
+        else:
+            _click(tab, target)
+        got = extract(tab)
+        # (partial: read around the change, or unchanged where it changed nothing)
+        assert book.full_reads == before + (not partial), f"turn {turn}"
+        diff = same(got, full(tab))
+        assert diff is None, f"turn {turn}: {diff}"
+    if how == "point":  # (the pointer is back where it was: what it showed is gone again)
+        assert not any(n.name == "First item" for n in _walk(got))

@@ -5,8 +5,9 @@ focus, the pointer), and after each step a read that passes the last read's toke
 ref by ref with a full read of the same state whenever the document vouched that nothing
 changed, or that only its scroll did, or read again only around what changed (text edited,
 attributes changed, elements put in or taken out, fields holding other values, focus
-moved). Some reads of the last kind are left uncompared, so the next read builds on a read
-that walked only part of the page (and is compared, unless it walks the whole page).
+moved, the pointer moved). Some reads of the last kind are left uncompared, so the next read
+builds on a read that walked only part of the page (and is compared, unless it walks the
+whole page).
 
 A read the document does not vouch for walks the page in full, so it cannot be stale; what
 this looks for is a change the watch missed, or a box that moved other than by the scroll,
@@ -172,7 +173,16 @@ MOVES = r"""() => {
   return window.__fuzzMoves;
 }"""
 # (changes of attributes, elements put in and taken out, field values and focus, alone)
-ATTR_KINDS = ("attr", "class", "hide", "show", "insert", "remove", "value", "focus")
+ATTR_KINDS = ("attr", "class", "hide", "show", "insert", "remove", "value", "focus", "pointer")
+# where "pointer" moves the mouse: the middle of a shown element in the viewport (or null)
+POINT = r"""([a]) => {
+  const rs = [...document.body.querySelectorAll('*')].filter((e) => e.checkVisibility())
+    .map((e) => e.getBoundingClientRect())
+    .filter((r) => r.width > 2 && r.height > 2 && r.top >= 0 && r.left >= 0 &&
+      r.bottom <= innerHeight && r.right <= innerWidth);
+  const r = rs.length ? rs[Math.floor(a * rs.length)] : null;
+  return r && [r.left + r.width / 2, r.top + r.height / 2];
+}"""
 KINDS = ("text", "insert", "remove", "hide", "show", "scroll", "attr", "class", "value", "rule",
          "focus", "box")
 
@@ -236,7 +246,13 @@ def fuzz_page(tab: Tab, url: str, rng: random.Random, tally: Tally) -> None:
         for _ in range(many):
             kind = (rng.choice(ATTR_KINDS) if alone == "attrs" else alone) or rng.choice(KINDS)
             b = 0.6 + rng.random() * 0.4 if alone == "scroll" else rng.random()  # (the page)
-            did = evaluate(tab, MUTATE, [kind, rng.random(), b])
+            if kind == "pointer":
+                at = evaluate(tab, POINT, [rng.random()])
+                if at:
+                    tab.runner.run(tab.core.page.mouse.move(at[0], at[1]))
+                did = at and "pointer"
+            else:
+                did = evaluate(tab, MUTATE, [kind, rng.random(), b])
             if did:
                 made.append(did)
                 tally.made[did] = tally.made.get(did, 0) + 1

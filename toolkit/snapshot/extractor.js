@@ -229,11 +229,13 @@
     // (the page's own scroll is in the state list: a read after it alone reads the geometry)
     win.addEventListener('scroll', (e) => { if (e.target !== doc) W.dirty = true; },
       { capture: true, passive: true });
-    for (const t of ('resize load error mouseover mouseout ' +
+    // (a pointer moved or a click is read from the state list: the elements under the
+    // pointer, pressed or open; see hovers. A popover shown by its invoker, or dismissed,
+    // says so in beforetoggle, before any read.)
+    for (const t of ('resize load error ' +
       'transitionrun transitionend transitioncancel animationstart animationend animationiteration ' +
-      'animationcancel toggle fullscreenchange loadedmetadata pageshow hashchange popstate ' +
-      // (pointers stand for mice, touch, drags)
-      'click pointerdown pointerup keydown wheel submit reset').split(' ')) {
+      'animationcancel beforetoggle toggle fullscreenchange loadedmetadata pageshow hashchange popstate ' +
+      'keydown wheel submit reset').split(' ')) {
       win.addEventListener(t, touch, { capture: true, passive: true });
     }
     // A field's new value, and focus moved, are read from the state lists (see stateNow and
@@ -252,11 +254,12 @@
   const askPage = (what) => !doc.dispatchEvent(new CustomEvent(PROBE + what, { cancelable: true }));
   const pageMoved = () => PROBE === null || askPage('-n');
   const pageWatched = () => PROBE !== null && askPage('-here');
-  // what a field holds: [selectedIndex, each option's selected] of a select, else [value,
-  // checked, indeterminate]
+  // what a field holds: [valid, selectedIndex, each option's selected] of a select, else
+  // [valid, value, checked, indeterminate] (valid: a script's setCustomValidity, a radio
+  // group checked elsewhere)
   const field = (el) => {
-    if (el.localName !== 'select') return [el.value, el.checked, el.indeterminate];
-    const v = [el.selectedIndex];
+    if (el.localName !== 'select') return [el.validity.valid, el.value, el.checked, el.indeterminate];
+    const v = [el.validity.valid, el.selectedIndex];
     if (el.multiple) for (const x of el.options) v.push(x.selected);
     return v;
   };
@@ -278,19 +281,25 @@
     return out;
   };
   const last = (l) => (l.length ? l[l.length - 1] : null);
+  // (:open: a picker shown, where the browser knows the class)
+  const OPEN = (() => { try { doc.querySelector(':open'); return ':open'; } catch (e) { return null; } })();
+  let hovNow = null;  // the elements under the pointer (:hover), as stateNow found them
   // what may change with no event yet (a scroll's event comes at the next frame)
   const stateNow = () => {
     let a = doc.activeElement;
     while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;
+    hovNow = doc.querySelectorAll(':hover');
+    const pressed = doc.querySelectorAll(':active'), open = OPEN ? doc.querySelectorAll(OPEN) : [];
     const st = [String(doc.URL), win.innerWidth, win.innerHeight, win.scrollX, win.scrollY,
-      win.devicePixelRatio, a, last(doc.querySelectorAll(':hover')), ...doc.adoptedStyleSheets, 0];
+      win.devicePixelRatio, a, last(hovNow), pressed.length, last(pressed), open.length, last(open),
+      ...doc.adoptedStyleSheets, 0];
     // media a host may emulate (no event in time)
     for (const q of W.media) st.push(q.matches);
     for (const el of W.sc) st.push(el.scrollLeft, el.scrollTop);
     for (const r of W.roots) st.push(r.host && r.host.isConnected, last(r.querySelectorAll(':hover')), ...r.adoptedStyleSheets, 0);
     return st;
   };
-  const seeState = () => { W.seen = stateNow(); W.fseen = fieldsNow(); };
+  const seeState = () => { W.seen = stateNow(); W.hov = hovNow; W.fseen = fieldsNow(); };
   const moving = () => [doc, ...W.roots].some((r) => r.getAnimations().some((x) => x.pending || x.playState === 'running'));
   // ---- a read after the page's own scroll alone (no mutation, no other state changed): every
   // box the last walk measured is measured again. When each moved by exactly the scroll, or
@@ -369,18 +378,26 @@
     return JSON.stringify({ version: 2, rescrolled: since, scroll: L.scroll, document: L.document,
       flips, boxes, jsTimeMs: performance.now() - t0, watch: W.token });
   };
-  // (focusMoved: the focused element is another; focal: those read again for that alone)
+  // (focusMoved: the focused element is another; focal: those read again for that alone;
+  // hovers: the elements the pointer left or reached, read again where a sheet's :hover
+  // may style them: see reread)
   let retext = false, focusMoved = false;
-  const focal = new Set();
+  const focal = new Set(), hovers = new Set();
   if (typeof o.since === 'string' && W.token === o.since && W.key === WKEY &&
       Math.max(num(o.nextRef, 1), book.next) === W.next) {
     W.note(W.mo.takeRecords());
     let same = !W.dirty && !moving(), scrolled = false;
     if (same) {
       const st = stateNow(), was = W.seen;
-      // (3 and 4: the page's scroll offsets; 6: the focused element)
+      // (3 and 4: the page's scroll offsets; 6: the focused element; 7: the innermost
+      // element under the pointer, whose whole list is compared below)
       same = st.length === was.length && st.every((v, i) => v === was[i] || (v !== v && was[i] !== was[i]) ||
-        ((i === 3 || i === 4) && (scrolled = true)) || (i === 6 && (focusMoved = true)));
+        ((i === 3 || i === 4) && (scrolled = true)) || (i === 6 && (focusMoved = true)) || i === 7);
+      if (same) {
+        const a = new Set(W.hov), b = new Set(hovNow);
+        for (const x of a) if (!b.has(x)) hovers.add(x);
+        for (const x of b) if (!a.has(x)) hovers.add(x);
+      }
       // (fields that hold something else, and the elements focus left and reached, are read
       // as elements whose attributes changed: see reread)
       if (same) for (const el of fieldsMoved()) W.attrs.add(el);
@@ -394,7 +411,7 @@
       }
     }
     if (pageMoved()) same = false;  // (asked every time: the asking resets it)
-    const edited = W.texts.size > 0 || W.attrs.size > 0;
+    const edited = W.texts.size > 0 || W.attrs.size > 0 || hovers.size > 0;
     if (same && !scrolled && !edited) return JSON.stringify({ version: 2, unchanged: W.token, jsTimeMs: performance.now() - t0 });
     if (same && edited && !scrolled && W.last) retext = true;  // (read once the walk is set up)
     const moved = same && !edited && W.last ? rescroll(o.since) : null;
@@ -658,12 +675,19 @@
   const genMemo = reg.genMemo instanceof WeakMap ? reg.genMemo : (reg.genMemo = new WeakMap());
   const GEN = new Map();
   let GHAS = false;
-  // a selector that styles what holds the focus (:focus-within), or what holds a field by
-  // its validity (form:invalid: a field's value reaches up to it); an unreadable sheet: GHAS
-  let GFOCUS = false, GVALID = false;
+  // a selector that styles what holds the focus (:focus-within); an unreadable sheet: GHAS
+  let GFOCUS = false;
+  // the compounds a readable sheet's :hover is part of, and those its validity pseudo-classes
+  // are part of but a field's own (what may hold a field: `form` of `form:invalid`, as a
+  // field's value reaches up to it); '' for one that may be any element (the class alone,
+  // or after a parenthesis). `a` of `nav a:hover`.
+  const HOVERS = new Set(), VALIDS = new Set();
+  const HOVER = /([^\s>+~,()]*):hover\b/g;
   const VALIDITY = /([^\s>+~,()]*):(?:user-)?(?:in)?valid\b/g;
-  const upValid = (sel) => {
-    for (const m of sel.matchAll(VALIDITY)) if (!/^(input|textarea|select)\b/i.test(m[1])) return true;
+  const matchesAny = (el, set) => {
+    for (const c of set) {
+      try { if (c === '' || el.matches(c)) return true; } catch (e) { return true; }
+    }
     return false;
   };
   // a sheet's rules, or null where they may not be read (another origin's, or failed to load)
@@ -674,18 +698,22 @@
     let m = genMemo.get(sh);
     const top = m && m[0] < 0 ? null : rulesOf(sh);  // (an unreadable sheet stays so)
     if (!top) {
-      if (!m) genMemo.set(sh, m = [-1, anyGen(sh) ? ['*', G_ALL] : [], anyGen(sh), false, false]);
+      if (!m) genMemo.set(sh, m = [-1, anyGen(sh) ? ['*', G_ALL] : [], anyGen(sh), false, [], []]);
     } else if (!m || m[0] !== top.length) {
       const keys = [];
       let has = false;  // a selector that may match upwards (:has), or a sheet that may hold one
-      let focus = false, valid = false;
+      let focus = false;
+      const hover = new Set(), valid = new Set();
       for (const st = [top]; st.length;) {
         for (const r of st.pop()) {
           const sx = r.selectorText;
           if (sx) {
             if (!has && sx.includes(':has(')) has = true;
+            if (sx.includes(':hover')) for (const h of sx.matchAll(HOVER)) hover.add(h[1]);
             if (!focus && sx.includes(':focus-within')) focus = true;
-            if (!valid && sx.includes('valid') && upValid(sx)) valid = true;
+            if (sx.includes('valid')) {
+              for (const v of sx.matchAll(VALIDITY)) if (!/^(input|textarea|select)\b/i.test(v[1])) valid.add(v[1]);
+            }
           }
           if (r.style && r.style.content && !/^(""|''|none|normal)$/.test(r.style.content)) {
             for (const sel of (r.selectorText || '*').split(',')) {
@@ -704,11 +732,12 @@
           }
         }
       }
-      genMemo.set(sh, m = [top.length, keys, has, focus, valid]);
+      genMemo.set(sh, m = [top.length, keys, has, focus, [...valid], [...hover]]);
     }
     if (m[2]) GHAS = true;
     if (m[3]) GFOCUS = true;
-    if (m[4]) GVALID = true;
+    for (const v of Array.isArray(m[4]) ? m[4] : ['']) VALIDS.add(v);
+    for (const h of Array.isArray(m[5]) ? m[5] : ['']) HOVERS.add(h);
     const keys = m[1];
     for (let i = 0; i < keys.length; i += 2) GEN.set(keys[i], (GEN.get(keys[i]) || 0) | keys[i + 1]);
   }
@@ -1360,6 +1389,19 @@
     const capped = L.stats.truncatedReasons.includes('maxNodes');
     if (o.rootSelector || ownsOf.size || !W.counts ||
         L.stats.truncatedReasons.some((r) => !(r in cuts) && r !== 'maxNodes')) return null;
+    // The pointer moved (or pressed and let go): an element it left or reached is read as one
+    // whose attributes changed where a readable sheet's :hover may style it (its compound
+    // matches it: `a` of `nav a:hover`; a selector reaches no further than its subtree and
+    // its siblings'), and so is one that may hold a shadow root (its own sheets may style it
+    // by :host(:hover)). Not where a sheet may not be read, nor where the walk went into a
+    // shadow root (its :hover state is in the state list, but its sheets are not read).
+    if (hovers.size && (GHAS || W.roots.size)) return null;
+    for (const x of hovers) {
+      if (!x.isConnected) continue;
+      if (x.shadowRoot === null && !x.localName.includes('-') && !matchesAny(x, HOVERS)) continue;
+      if (x === doc.documentElement || x === doc.body || x.localName === 'dialog') return null;
+      xs.add(x);
+    }
     const up = (x) => {
       const q = x.parentNode;
       return !q ? null : q.nodeType === 11 ? q.host : q.nodeType === 1 ? q : null;
@@ -1401,11 +1443,18 @@
     // and nothing in it names or describes another (a label, an element referred to: hiding
     // it changes what that name reads).
     if (xs.size && (GHAS || W.roots.size || doc.querySelector('[aria-owns]'))) return null;
-    // (nor where a sheet styles what holds the focus, when it moved, or what holds a field by
-    // its validity, when a field's value or attributes changed)
+    // (nor where a sheet styles what holds the focus, when it moved, or may style what holds
+    // a field by its validity, when a field's value or attributes changed: its form or an
+    // element above it matches a validity compound; or a field was put in or taken out)
     if (focusMoved && GFOCUS) return null;
-    if (GVALID && W.fielded) return null;
-    if (GVALID) for (const x of xs) if (FIELD.has(x.localName) && !focal.has(x)) return null;
+    if (VALIDS.size && W.fielded) return null;
+    if (VALIDS.size) {
+      for (const x of xs) {
+        if (!FIELD.has(x.localName) || focal.has(x)) continue;
+        if (x.form && matchesAny(x.form, VALIDS)) return null;
+        for (let a = x.parentElement; a; a = a.parentElement) if (matchesAny(a, VALIDS)) return null;
+      }
+    }
     let referred = null;
     if (xs.size) {
       const ids = [];

@@ -112,7 +112,8 @@ _RESPONDER_JS = """(() => {
   }, true);
   // What changes the page's rendering with no mutation the extractor's world observes: style
   // sheets changed through their object model (rules, their declarations, adopted sheets),
-  // popovers, manual slot assignment, and anything inside a closed shadow root.
+  // popovers, manual slot assignment, custom elements' states and validity, and anything
+  // inside a closed shadow root.
   let restyled = 0;
   const touch = () => { restyled++; };
   const bump = (proto, key) => {
@@ -139,7 +140,9 @@ _RESPONDER_JS = """(() => {
     ['HTMLLinkElement', ['disabled']], ['Document', ['adoptedStyleSheets']],
     ['ShadowRoot', ['adoptedStyleSheets']],
     ['HTMLElement', ['showPopover', 'hidePopover', 'togglePopover']],
-    ['HTMLSlotElement', ['assign']]];
+    ['HTMLSlotElement', ['assign']],
+    // a custom element's own states (:state(open)) and validity, which no attribute shows
+    ['CustomStateSet', ['add', 'delete', 'clear']], ['ElementInternals', ['setValidity']]];
   for (const [cls, keys] of CSSOM) {
     const c = window[cls];
     for (const k of keys) try { bump(c && c.prototype, k); } catch (e) { /* not here */ }
