@@ -150,7 +150,7 @@
 
   // what makes a box with a tab stop no control itself (it holds one)
   const CONTROLS = 'a[href],button,input,select,textarea,[contenteditable],[tabindex]:not([tabindex^="-"])';
-  const FIELD = new Set(['input', 'textarea', 'select']), FIELDS = 'input,textarea,select';
+  const FIELD = new Set(['input', 'textarea', 'select']), FIELDS = [...FIELD].join(',');
 
   // ---- unchanged document (`since`: the token of the last output; see ARCHITECTURE.md) ----
   const WKEY = JSON.stringify([MAX_NODES, MAX_TEXT, MAX_ATTR, SLACK, MAX_DEPTH, MAX_OPTIONS,
@@ -225,7 +225,7 @@
     W = { doc, dirty: true, n: 0, roots: new Set(), sc: [], mo: new MutationObserver(note), note,
       texts: new Set(), attrs: new Set(), fielded: false, gone: [], last: null, geo: [], boxed: [], framed: [], nodeOf: new Map(), counts: null,
       media: MEDIA.map((q) => win.matchMedia(q)),
-      fields: ['input', 'textarea', 'select'].map((t) => doc.getElementsByTagName(t)) };
+      fields: [...FIELD].map((t) => doc.getElementsByTagName(t)) };
     // (the page's own scroll is in the state list: a read after it alone reads the geometry)
     win.addEventListener('scroll', (e) => { if (e.target !== doc) W.dirty = true; },
       { capture: true, passive: true });
@@ -263,21 +263,21 @@
     if (el.multiple) for (const x of el.options) v.push(x.selected);
     return v;
   };
-  // every field of the document and of the open shadow roots walked: field -> what it holds
-  const fieldsNow = () => {
-    const m = new Map();
-    for (const c of W.fields) for (const el of c) m.set(el, field(el));
-    for (const r of W.roots) for (const el of r.querySelectorAll(FIELDS)) m.set(el, field(el));
-    return m;
+  // each field of the document and of the open shadow roots walked
+  const eachField = (fn) => {
+    for (const c of W.fields) for (const el of c) fn(el);
+    for (const r of W.roots) for (const el of r.querySelectorAll(FIELDS)) fn(el);
   };
+  // field -> what it holds
+  const fieldsNow = () => { const m = new Map(); eachField((el) => m.set(el, field(el))); return m; };
   // the fields that hold something else than at the last read (one put in since is left to
   // the mutation records)
   const fieldsMoved = () => {
     const out = [], was = W.fseen;
-    for (const [el, v] of fieldsNow()) {
-      const w = was.get(el);
+    eachField((el) => {
+      const w = was.get(el), v = w && field(el);
       if (w && (w.length !== v.length || w.some((x, i) => x !== v[i]))) out.push(el);
-    }
+    });
     return out;
   };
   const last = (l) => (l.length ? l[l.length - 1] : null);
