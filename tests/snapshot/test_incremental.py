@@ -636,7 +636,7 @@ def _click(tab: Tab, selector: str) -> None:
 
 
 # each done twice on pointer.html, from the pointer resting on a blank paragraph (a move
-# there and back; a click, then the same click again)
+# there and back; a click, then the same click again; a key, then the same key again)
 POINTER_STEPS: dict[str, tuple[str, str]] = {
     "onto a menu its items show under": ("point", "#menu-title"),
     "onto a card whose actions show": ("point", "#card h2"),
@@ -647,6 +647,8 @@ POINTER_STEPS: dict[str, tuple[str, str]] = {
     "a click that makes a field invalid": ("click", "#check"),
     "a click on a custom element that changes its state": ("click", "#sw"),
     "a click that shows a popover": ("click", "#popbtn"),
+    "a key whose handler shows a list": ("press", "#combo"),
+    "a key that moves focus": ("tab", ""),
 }
 
 
@@ -657,12 +659,13 @@ POINTER_STEPS: dict[str, tuple[str, str]] = {
     ("onto a menu its items show under", "?has", False),
     ("a click that opens a panel", "?has", False),
     ("onto a link", "?bare", False), ("onto a paragraph on a shelf", "?bare", True)])
-def test_the_pointer_moved_or_a_click_walks_only_around_it(
+def test_the_pointer_moved_a_click_or_a_key_walks_only_around_it(
         tab: Tab, site: SiteServer, what: str, page: str, partial: bool) -> None:
     """The pointer moved (and a click, which moves it, presses and lets go): the elements it
     left and reached are read as elements whose attributes changed, where a readable sheet's
     ``:hover`` may style them (``.menu:hover .items`` walks around the menu; a link under
-    ``a:hover``; nothing else), with whatever the click's handler changed. A custom
+    ``a:hover``; nothing else), with whatever the click's handler changed; a key pressed,
+    with what its handler changed and the elements focus left and reached. A custom
     element's state and a popover its button shows change nothing an attribute shows, so
     they are read in full; a page whose sheets may match upwards (``:has``) too. Where a
     ``:hover`` may be any element (``.shelf :hover > .tip``), every element the pointer left
@@ -677,6 +680,10 @@ def test_the_pointer_moved_or_a_click_walks_only_around_it(
         before = book.full_reads
         if how == "point":
             _point(tab, target if turn == 0 else "#blank")
+        elif how == "press":
+            tab.runner.run(tab.core.page.press(target, "ArrowDown"))
+        elif how == "tab":
+            tab.runner.run(tab.core.page.keyboard.press("Tab"))
         else:
             _click(tab, target)
         got = extract(tab)
@@ -686,3 +693,22 @@ def test_the_pointer_moved_or_a_click_walks_only_around_it(
         assert diff is None, f"turn {turn}: {diff}"
     if how == "point":  # (the pointer is back where it was: what it showed is gone again)
         assert not any(n.name == "First item" for n in _walk(got))
+
+
+def test_a_key_that_makes_focus_show_walks_around_the_focused_element(
+        tab: Tab, site: SiteServer) -> None:
+    """A button focused by a click does not show its focus; a key pressed then does
+    (``:focus-visible``), with no mutation and no other element focused: the read walks
+    around the focused button, and shows what its focus shows."""
+    tab.goto(site.url("/extract/pointer.html"))
+    _click(tab, "#kb")
+    assert not any("Focus shows" in (n.text or n.name or "") for n in _walk(extract(tab)))
+    book = tab.core.refs
+    before = (book.full_reads, book.retexted_reads)
+    tab.runner.run(tab.core.page.keyboard.press("ArrowRight"))
+    assert evaluate(tab, "document.activeElement.matches(':focus-visible')")
+    got = extract(tab)
+    assert (book.full_reads, book.retexted_reads) == (before[0], before[1] + 1)
+    assert any("Focus shows" in (n.text or n.name or "") for n in _walk(got))
+    diff = same(got, full(tab))
+    assert diff is None, diff

@@ -1,13 +1,13 @@
 """Incremental reads on saved real pages: on every page of the shared corpus, seeded random
 changes (text edited, subtrees inserted and removed, elements hidden and shown, boxes made
 scrollable, boxes and the page scrolled, attributes, classes, field values, style rules,
-focus, the pointer), and after each step a read that passes the last read's token, compared
-ref by ref with a full read of the same state whenever the document vouched that nothing
-changed, or that only its scroll did, or read again only around what changed (text edited,
-attributes changed, elements put in or taken out, fields holding other values, focus
-moved, the pointer moved). Some reads of the last kind are left uncompared, so the next read
-builds on a read that walked only part of the page (and is compared, unless it walks the
-whole page).
+focus, the pointer, the Tab key), and after each step a read that passes the last read's
+token, compared ref by ref with a full read of the same state whenever the document vouched
+that nothing changed, or that only its scroll did, or read again only around what changed
+(text edited, attributes changed, elements put in or taken out, fields holding other values,
+focus moved, the pointer moved, a key pressed). Some reads of the last kind are left
+uncompared, so the next read builds on a read that walked only part of the page (and is
+compared, unless it walks the whole page).
 
 A read the document does not vouch for walks the page in full, so it cannot be stale; what
 this looks for is a change the watch missed, or a box that moved other than by the scroll,
@@ -173,8 +173,10 @@ MOVES = r"""() => {
   return window.__fuzzMoves;
 }"""
 # (changes of attributes, elements put in and taken out, field values and focus, alone)
-ATTR_KINDS = ("attr", "class", "hide", "show", "insert", "remove", "value", "focus", "pointer")
-# where "pointer" moves the mouse: the middle of a shown element in the viewport (or null)
+ATTR_KINDS = ("attr", "class", "hide", "show", "insert", "remove", "value", "focus", "pointer",
+              "tab")
+# where "pointer" moves the mouse: the middle of a shown element in the viewport (or null);
+# "tab" presses the Tab key (focus moves on, and shows)
 POINT = r"""([a]) => {
   const rs = [...document.body.querySelectorAll('*')].filter((e) => e.checkVisibility())
     .map((e) => e.getBoundingClientRect())
@@ -251,6 +253,9 @@ def fuzz_page(tab: Tab, url: str, rng: random.Random, tally: Tally) -> None:
                 if at:
                     tab.runner.run(tab.core.page.mouse.move(at[0], at[1]))
                 did = at and "pointer"
+            elif kind == "tab":
+                tab.runner.run(tab.core.page.keyboard.press("Tab"))
+                did = "tab"
             else:
                 did = evaluate(tab, MUTATE, [kind, rng.random(), b])
             if did:

@@ -229,13 +229,13 @@
     // (the page's own scroll is in the state list: a read after it alone reads the geometry)
     win.addEventListener('scroll', (e) => { if (e.target !== doc) W.dirty = true; },
       { capture: true, passive: true });
-    // (a pointer moved or a click is read from the state list: the elements under the
-    // pointer, pressed or open; see hovers. A popover shown by its invoker, or dismissed,
-    // says so in beforetoggle, before any read.)
+    // (a pointer moved, a click or a key is read from the state list: the elements under
+    // the pointer, pressed or open, focus and whether it shows; see hovers. A popover shown
+    // by its invoker, or dismissed, says so in beforetoggle, before any read.)
     for (const t of ('resize load error ' +
       'transitionrun transitionend transitioncancel animationstart animationend animationiteration ' +
       'animationcancel beforetoggle toggle fullscreenchange loadedmetadata pageshow hashchange popstate ' +
-      'keydown wheel submit reset').split(' ')) {
+      'wheel submit reset').split(' ')) {
       win.addEventListener(t, touch, { capture: true, passive: true });
     }
     // A field's new value, and focus moved, are read from the state lists (see stateNow and
@@ -291,8 +291,8 @@
     hovNow = doc.querySelectorAll(':hover');
     const pressed = doc.querySelectorAll(':active'), open = OPEN ? doc.querySelectorAll(OPEN) : [];
     const st = [String(doc.URL), win.innerWidth, win.innerHeight, win.scrollX, win.scrollY,
-      win.devicePixelRatio, a, last(hovNow), pressed.length, last(pressed), open.length, last(open),
-      ...doc.adoptedStyleSheets, 0];
+      win.devicePixelRatio, a, last(hovNow), !!a && a.matches(':focus-visible'), pressed.length,
+      last(pressed), open.length, last(open), ...doc.adoptedStyleSheets, 0];
     // media a host may emulate (no event in time)
     for (const q of W.media) st.push(q.matches);
     for (const el of W.sc) st.push(el.scrollLeft, el.scrollTop);
@@ -389,10 +389,11 @@
     let same = !W.dirty && !moving(), scrolled = false;
     if (same) {
       const st = stateNow(), was = W.seen;
-      // (3 and 4: the page's scroll offsets; 6: the focused element; 7: the innermost
-      // element under the pointer, whose whole list is compared below)
+      // (3 and 4: the page's scroll offsets; 6: the focused element, 8: whether its focus
+      // shows (a key after a click); 7: the innermost element under the pointer, whose whole
+      // list is compared below)
       same = st.length === was.length && st.every((v, i) => v === was[i] || (v !== v && was[i] !== was[i]) ||
-        ((i === 3 || i === 4) && (scrolled = true)) || (i === 6 && (focusMoved = true)) || i === 7);
+        ((i === 3 || i === 4) && (scrolled = true)) || ((i === 6 || i === 8) && (focusMoved = true)) || i === 7);
       if (same) {
         const a = new Set(W.hov), b = new Set(hovNow);
         for (const x of a) if (!b.has(x)) hovers.add(x);
