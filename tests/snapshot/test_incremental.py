@@ -712,3 +712,27 @@ def test_a_key_that_makes_focus_show_walks_around_the_focused_element(
     assert any("Focus shows" in (n.text or n.name or "") for n in _walk(got))
     diff = same(got, full(tab))
     assert diff is None, diff
+
+
+@pytest.mark.parametrize(("sheet", "partial"), [("/extract/no-such-sheet.css", True),
+                                                 ("/extract/pointer-more.css", False),
+                                                 ("/extract/pointer-more.css&fake", False)])
+def test_a_sheet_of_another_origin_that_did_not_load_sets_nothing(
+        tab: Tab, site: SiteServer, other_site: SiteServer, sheet: str, partial: bool) -> None:
+    """A style sheet of another origin cannot be read, so it may hold any rule (``:has``,
+    ``:hover``) and the pointer moved means a full read; but one whose link failed to load
+    (seen by the page's world, a 404 here) holds none, and the read is around the move. An
+    error event the page sends itself says nothing."""
+    path, _, flag = sheet.partition("&")
+    url = site.url("/extract/pointer.html?sheet=" + other_site.url(path) + (flag and "&" + flag))
+    tab.goto(url)
+    _point(tab, "#blank")
+    extract(tab)
+    book = tab.core.refs
+    for turn, at in enumerate(("#menu-title", "#blank")):
+        before = book.full_reads
+        _point(tab, at)
+        got = extract(tab)
+        assert book.full_reads == before + (not partial), f"turn {turn}"
+        diff = same(got, full(tab))
+        assert diff is None, f"turn {turn}: {diff}"

@@ -693,13 +693,17 @@
   };
   // a sheet's rules, or null where they may not be read (another origin's, or failed to load)
   const rulesOf = (sh) => { try { return sh.cssRules; } catch (e) { return null; } };
-  // an unreadable sheet of another origin (or none) may set anything; a failed one of ours, nothing
-  const anyGen = (sh) => !sh.href || new URL(sh.href, doc.baseURI).origin !== win.location.origin;
+  // an unreadable sheet of another origin (or none) may set anything; a failed one of ours,
+  // nothing, nor one of another origin whose link the page's world saw fail to load
+  const failedLink = (sh) => PROBE !== null && sh.ownerNode instanceof win.HTMLLinkElement &&
+    !sh.ownerNode.dispatchEvent(new CustomEvent(PROBE + '-failed', { cancelable: true }));
+  const anyGen = (sh) => (!sh.href || new URL(sh.href, doc.baseURI).origin !== win.location.origin) &&
+    !failedLink(sh);
   for (const sh of [...doc.styleSheets, ...(doc.adoptedStyleSheets || [])]) {
     let m = genMemo.get(sh);
     const top = m && m[0] < 0 ? null : rulesOf(sh);  // (an unreadable sheet stays so)
     if (!top) {
-      if (!m) genMemo.set(sh, m = [-1, anyGen(sh) ? ['*', G_ALL] : [], anyGen(sh), false, [], []]);
+      if (!m) { const any = anyGen(sh); genMemo.set(sh, m = [-1, any ? ['*', G_ALL] : [], any, false, [], []]); }
     } else if (!m || m[0] !== top.length) {
       const keys = [];
       let has = false;  // a selector that may match upwards (:has), or a sheet that may hold one

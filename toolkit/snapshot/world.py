@@ -207,6 +207,16 @@ _RESPONDER_JS = """(() => {
         get() { return seeClosed(get.call(this)); } });
     }
   } catch (e) { /* not here */ }
+  // style sheet links whose last load failed (a trusted error event, seen from the start):
+  // asked of such a link, whether it holds no rules (a sheet of another origin cannot be
+  // read, so it may hold any; one that did not load holds none)
+  const Link = window.HTMLLinkElement, failed = new WeakSet();
+  const linked = (e) => e.isTrusted && e.target instanceof Link;
+  add.call(window, 'error', (e) => { if (linked(e)) failed.add(e.target); }, true);
+  add.call(window, 'load', (e) => { if (linked(e)) failed.delete(e.target); }, true);
+  add.call(window, name + '-failed', (e) => {
+    if (failed.has(e.target)) e.preventDefault();
+  }, true);
   // whether an element was given a handler, or any of the above happened, since this was
   // last asked (an unchanged read)
   let told = 0;
