@@ -21,7 +21,10 @@
  *   clickProbe      event name: an element for which dispatching it is cancelled has a click
  *                   handler set by a page script (asked from another world) (null); asked of
  *                   elements that could be controls, inline ones folded into text included,
- *                   once the document, asked first, answered that some element has one
+ *                   once the document, asked first, answered that some element has one;
+ *                   with `-n`, `-here` and `-failed` after it, it asks the page's world
+ *                   what changed unseen, whether it came before the page's scripts, and
+ *                   whether a style sheet's link failed to load
  *   registryKey     global name of the page-side ref registry ("__webrefsRegistry"); a host
  *                   may pick an unguessable one so a page cannot plant a fake first
  *   capSlack        characters kept of a text past its cap (still reported as cut), for
