@@ -254,7 +254,7 @@
   }
   // page-world changes (the responder counts them; asking resets the count); a document
   // without the responder, or where it came late, vouches for nothing
-  const askPage = (what) => !doc.dispatchEvent(new CustomEvent(PROBE + what, { cancelable: true }));
+  const askPage = (what, at = doc) => !at.dispatchEvent(new CustomEvent(PROBE + what, { cancelable: true }));
   const pageMoved = () => PROBE === null || askPage('-n');
   const pageWatched = () => PROBE !== null && askPage('-here');
   // what a field holds: [valid, selectedIndex, each option's selected] of a select, else
@@ -285,7 +285,7 @@
   };
   const last = (l) => (l.length ? l[l.length - 1] : null);
   // (:open: a picker shown, where the browser knows the class)
-  const OPEN = (() => { try { doc.querySelector(':open'); return ':open'; } catch (e) { return null; } })();
+  const OPEN = CSS.supports('selector(:open)') ? ':open' : null;
   let hovNow = null;  // the elements under the pointer (:hover), as stateNow found them
   // what may change with no event yet (a scroll's event comes at the next frame)
   const stateNow = () => {
@@ -699,7 +699,7 @@
   // an unreadable sheet of another origin (or none) may set anything; a failed one of ours,
   // nothing, nor one of another origin whose link the page's world saw fail to load
   const failedLink = (sh) => PROBE !== null && sh.ownerNode instanceof win.HTMLLinkElement &&
-    !sh.ownerNode.dispatchEvent(new CustomEvent(PROBE + '-failed', { cancelable: true }));
+    askPage('-failed', sh.ownerNode);
   const anyGen = (sh) => (!sh.href || new URL(sh.href, doc.baseURI).origin !== win.location.origin) &&
     !failedLink(sh);
   for (const sh of [...doc.styleSheets, ...(doc.adoptedStyleSheets || [])]) {
@@ -720,7 +720,7 @@
             if (sx.includes(':hover')) for (const h of sx.matchAll(HOVER)) hover.add(h[1]);
             if (!focus && sx.includes(':focus-within')) focus = true;
             if (sx.includes('valid')) {
-              for (const v of sx.matchAll(VALIDITY)) if (!/^(input|textarea|select)\b/i.test(v[1])) valid.add(v[1]);
+              for (const v of sx.matchAll(VALIDITY)) if (!FIELD.has((/^[a-z]*/i.exec(v[1]))[0].toLowerCase())) valid.add(v[1]);
             }
           }
           if (r.style && r.style.content && !/^(""|''|none|normal)$/.test(r.style.content)) {
@@ -744,8 +744,8 @@
     }
     if (m[2]) GHAS = true;
     if (m[3]) GFOCUS = true;
-    for (const v of Array.isArray(m[4]) ? m[4] : ['']) VALIDS.add(v);
-    for (const h of Array.isArray(m[5]) ? m[5] : ['']) HOVERS.add(h);
+    for (const v of m[4]) VALIDS.add(v);
+    for (const h of m[5]) HOVERS.add(h);
     const keys = m[1];
     for (let i = 0; i < keys.length; i += 2) GEN.set(keys[i], (GEN.get(keys[i]) || 0) | keys[i + 1]);
   }
