@@ -91,6 +91,21 @@ async def make(page: Page, change: str) -> bool:
     return bool(did)
 
 
+def first_difference(a: Any, b: Any, path: str = "tree") -> str | None:
+    """Where two comparable trees first differ, with both values (for a mismatch's report)."""
+    if type(a) is not type(b) or not isinstance(a, dict | list):
+        return None if a == b else f"{path}: {str(a)[:120]} / {str(b)[:120]}"
+    if isinstance(a, list) and len(a) != len(b):
+        return f"{path}: {len(a)} items / {len(b)}"
+    keys = sorted(set(a) | set(b)) if isinstance(a, dict) else range(len(a))
+    for k in keys:
+        x, y = (a.get(k), b.get(k)) if isinstance(a, dict) else (a[k], b[k])
+        found = first_difference(x, y, f"{path}.{k}" if isinstance(a, dict) else f"{path}[{k}]")
+        if found:
+            return found
+    return None
+
+
 def comparable(tree: PageTree) -> dict[str, Any]:
     data = tree.model_dump()
     data["stats"].pop("js_time_ms", None)
@@ -138,10 +153,11 @@ async def measure(page: Page, tab: BenchTab, change: str, repeat: int) -> dict[s
         after.append(ms)
         fallback_after += not reused
         _, check, _ = await timed_read(tab, True)
-        if comparable(tree) != comparable(check):
+        where = first_difference(comparable(tree), comparable(check))
+        if where:
             mismatches.append(f"read after {change} differs" + (
                 " (a reused read)" if reused else
-                " (both full reads: the page moved between them by itself)"))
+                " (both full reads: the page moved between them by itself)") + f" at {where}")
     return {"full": min(full), "same": min(same), "after": min(after),
             "full_after": min(full_after), "change": change,
             "fallback_same": fallback_same, "fallback_after": fallback_after,

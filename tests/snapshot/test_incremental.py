@@ -417,7 +417,9 @@ ATTR_EDITS: dict[str, tuple[str, bool]] = {
     "deep in a section": ("document.getElementById('deep').classList.toggle('flag')", True),
     "a box holding what names another": ("(e => { e.style.visibility = e.style.visibility ? "
                                          "'' : 'hidden'; })(document.getElementById('terms'))",
-                                         False),
+                                         True),
+    "a box holding the label of a field elsewhere": (
+        "(e => { e.hidden = !e.hidden; })(document.getElementById('qtybox'))", True),
     "in what holds most of the page": (
         "document.querySelector('footer ul').classList.toggle('marked')", False),
     "an id": ("(e => { e.id = e.id === 'li1' ? 'li1b' : 'li1'; })("
@@ -436,8 +438,10 @@ ATTR_EDITS: dict[str, tuple[str, bool]] = {
 def test_an_attribute_change_walks_only_around_it(
         tab: Tab, site: SiteServer, what: str, page: str, partial: bool) -> None:
     """An element's attributes changed: the document walks again its parent's nearest
-    emitted element (selectors reach the element's subtree and its siblings'), and the
-    host's tree is what a full read gives. A page whose style sheets may match upwards
+    emitted element (selectors reach the element's subtree and its siblings'), and so is
+    every element a label or a referred element in it names or describes (it may now be
+    named otherwise); the host's tree is what a full read gives. A page whose style sheets
+    may match upwards
     (:has), a change that ties the element to others (an id, a tab stop a box may hold),
     and one under what holds most of the page (a walk costs no more) are walked in full. A
     counter shown in generated content is no part of a snapshot, so it changes nothing."""
@@ -481,11 +485,17 @@ CHILD_EDITS: dict[str, tuple[str, bool]] = {
         "document.getElementById('list'))", True),
     "what follows moves": (_toggled("<p style='height: 300px'>Tall</p>", "#sec", "prepend"),
                            True),
-    "a label": (_toggled("<label>Agreed <b>now</b></label>", "#para", "after"), False),
+    "a label": (_toggled("<label>Agreed <b>now</b></label>", "#para", "after"), True),
+    "a label of a field elsewhere": (
+        _toggled("<label for='qty'>Count</label>", "#para", "after"), True),
+    "a label of a field elsewhere taken out": (
+        "(() => { const a = document.getElementById('qtylabel'); if (a) { window.kept = a; "
+        "a.remove(); } else document.getElementById('qtybox').append(window.kept); })()",
+        True),
     "what another is named by": (
         "(() => { const a = document.getElementById('agree'); if (a) { window.kept = a; "
         "a.remove(); } else document.getElementById('terms').prepend(window.kept); })()",
-        False),
+        True),
     "a style sheet": (_toggled("<style>#para { display: none; }</style>", "#sec"), False),
     "a frame": (
         "new Promise((done) => { const old = document.getElementById('made'); "
@@ -515,9 +525,10 @@ def test_elements_put_in_or_taken_out_walk_only_around_them(
         tab: Tab, site: SiteServer, what: str, page: str) -> None:
     """Elements put in or taken out: the element that holds them is read as one whose
     attributes changed (its parent's nearest emitted element walked again), new elements
-    get the refs a full read gives them, and the host's tree is what a full read gives.
-    What reaches beyond that (a label, what another is named by, a style sheet, a frame, a
-    shadow root, a control under a box with a tab stop), what holds most of the
+    get the refs a full read gives them, and the host's tree is what a full read gives. A
+    label or what another is named by, put in or taken out, walks again what it names too.
+    What reaches beyond that (a style sheet, a frame, a shadow root, a control under a box
+    with a tab stop), what holds most of the
     page, a page whose sheets may reach upwards (:has), and a page where an element owns
     others by aria-owns (what it owned may be what was taken out) are walked in full (a
     counter shown in generated content is no part of a snapshot, so a page that shows one is

@@ -1382,8 +1382,9 @@
   // element the last walk emitted nearest above each edit is walked again, with what it was
   // walked with (from the text's parent when that is an inline element its own parent may
   // fold into its text; from an element's parent for its attributes), and so is every
-  // element the edited part names or describes (a label's control, aria-labelledby,
-  // aria-describedby). Every other box the last walk measured is measured again: each must
+  // element the edited part, or what holds it, names or describes (a label's control,
+  // aria-labelledby, aria-describedby), and so is every element a label or a referred element
+  // in a changed, put in or taken out element names or describes. Every other box the last walk measured is measured again: each must
   // be unchanged, or have moved or resized with every decision made on it standing (over
   // 1 px each way, on the page, in the viewport if fixed to it). The emitted nodes above
   // are named again (a name from content). The answer gives the new subtrees, the new
@@ -1420,21 +1421,24 @@
       if (s) tops.set(s, old.get(s));
       return !!s;
     };
-    // (what names or describes another element is in it: that one is walked again too)
-    const naming = (s) => {
-      for (let a = s; a; a = up(a)) {
-        if (a.localName === 'label') {
-          if (a.control && !from(a.control)) return false;
-          // (a label names every element of its id, as the walk reads it: not only the first)
-          if (a.htmlFor) for (const x of a.getRootNode().querySelectorAll('#' + CSS.escape(a.htmlFor))) if (!from(x)) return false;
-        }
-        if (a.id) {
-          const q = CSS.escape(a.id);
-          for (const x of a.getRootNode().querySelectorAll(`[aria-labelledby~="${q}"],[aria-describedby~="${q}"]`)) {
-            if (!from(x)) return false;
-          }
+    // (what names or describes another element is in it: that one is walked again too; `at`
+    // is where the named ones are looked for, the element's own tree unless it was taken out)
+    const namesOthers = (a, at = a.getRootNode()) => {
+      if (a.localName === 'label') {
+        if (a.control && a.control.isConnected && !from(a.control)) return false;
+        // (a label names every element of its id, as the walk reads it: not only the first)
+        if (a.htmlFor) for (const x of at.querySelectorAll('#' + CSS.escape(a.htmlFor))) if (!from(x)) return false;
+      }
+      if (a.id) {
+        const q = CSS.escape(a.id);
+        for (const x of at.querySelectorAll(`[aria-labelledby~="${q}"],[aria-describedby~="${q}"]`)) {
+          if (!from(x)) return false;
         }
       }
+      return true;
+    };
+    const naming = (s) => {
+      for (let a = s; a; a = up(a)) if (!namesOthers(a)) return false;
       return true;
     };
     for (const k of ks) {
@@ -1464,7 +1468,7 @@
       }
     }
     let referred = null;
-    if (xs.size) {
+    if (xs.size || W.gone.length) {
       const ids = [];
       for (const el of doc.querySelectorAll('[aria-labelledby],[aria-describedby]')) {
         for (const id of ((el.getAttribute('aria-labelledby') || '') + ' ' +
@@ -1472,11 +1476,19 @@
       }
       referred = ids.length ? 'label,' + ids.join(',') : 'label';
     }
+    // (a label or an element referred to in it: what it names or describes is walked again
+    // too, as it may now be named otherwise; the same for what was taken out, looked for in
+    // the document)
+    const within = (x, at) => {
+      if (x.matches(referred) && !namesOthers(x, at)) return false;
+      for (const y of x.querySelectorAll(referred)) if (!namesOthers(y, at)) return false;
+      return true;
+    };
     for (const x of xs) {
       if (!x.isConnected || x.getRootNode() !== doc || x.namespaceURI !== 'http://www.w3.org/1999/xhtml' ||
-          x.querySelector(referred) || !naming(x) || !from(up(x))) return null;
+          !within(x, doc) || !naming(x) || !from(up(x))) return null;
     }
-    for (const x of W.gone) if (x.matches(referred) || x.querySelector(referred)) return null;
+    for (const x of W.gone) if (!within(x, doc)) return null;
     const byNode = new Map();  // node -> its element
     for (const [el, e] of old) byNode.set(e[0], el);
     const parentOf = (n) => { const el = byNode.get(n); return el ? old.get(el)[1] : null; };
