@@ -10,8 +10,11 @@ another control in the viewport (by the harness's mouse): one of them per page, 
 turn, or those named with ``--change``; a page with nothing the change applies to is left
 out of the numbers after a change). Each incremental read is compared
 with a full read of the same state, node by node (the in-page time aside); any difference is
-reported. A full read right after the same change is timed too: the page lays itself out
-again before either can measure a box, which the full read of a settled page does not pay.
+reported, with where it is and whether the page changed anything by itself between the
+change and that full read (an observer of its own in the page's main world counts its
+changes): only a difference on a page that changed nothing by itself is a stale read. A
+full read right after the same change is timed too: the page lays itself out again before
+either can measure a box, which the full read of a settled page does not pay.
 Reads that walked the page in full (neither unchanged, nor after the page's scroll alone,
 nor read only around text edited, attributes changed or elements put in or taken out) are
 counted as fallbacks.
@@ -128,20 +131,43 @@ def _not_walked(tab: BenchTab) -> int:
     return tab.refs.unchanged_reads + tab.refs.rescrolled_reads + tab.refs.retexted_reads
 
 
+# The page's own changes, counted by an observer in its main world: a read that differs from
+# the full read after it is the extractor's fault only where the page changed nothing between
+# the change made and the end of that full read.
+_COUNT_CHANGES = """() => { if (!window.__benchChanges) { window.__benchChanges = [0];
+  new MutationObserver((r) => { window.__benchChanges[0] += r.length; }).observe(document,
+    { subtree: true, childList: true, attributes: true, characterData: true }); }
+  return window.__benchChanges[0]; }"""
+
+
+async def changes_so_far(page: Page) -> int:
+    return int(await page.evaluate(_COUNT_CHANGES))
+
+
+def _why(reused: bool, moved: bool) -> str:
+    if moved:
+        return " (the page changed by itself between the reads)"
+    return " (a reused read)" if reused else " (both full reads)"
+
+
 async def measure(page: Page, tab: BenchTab, change: str, repeat: int) -> dict[str, Any]:
     full, same, after, full_after = [], [], [], []
     fallback_same = fallback_after = 0
     mismatches: list[str] = []
+    await changes_so_far(page)
     await timed_read(tab, True)  # warm-up
     untouched = False
     for _ in range(repeat):
+        seen = await changes_so_far(page)
         ms, ref_tree, _ = await timed_read(tab, True)
         full.append(ms)
         ms, tree, reused = await timed_read(tab, False)
         same.append(ms)
         fallback_same += not reused
-        if comparable(tree) != comparable(ref_tree):
-            mismatches.append("unchanged read differs")
+        where = first_difference(comparable(tree), comparable(ref_tree))
+        if where:
+            moved = await changes_so_far(page) != seen
+            mismatches.append(f"unchanged read differs{_why(reused, moved)} at {where}")
         # a full read right after the same change: it lays the page out again too
         untouched = untouched or not await make(page, change)
         ms, _, _ = await timed_read(tab, True)
@@ -149,15 +175,15 @@ async def measure(page: Page, tab: BenchTab, change: str, repeat: int) -> dict[s
         await make(page, change)  # (and back, or on: the next one is the same kind)
         await timed_read(tab, True)
         await make(page, change)
+        seen = await changes_so_far(page)
         ms, tree, reused = await timed_read(tab, False)
         after.append(ms)
         fallback_after += not reused
         _, check, _ = await timed_read(tab, True)
         where = first_difference(comparable(tree), comparable(check))
         if where:
-            mismatches.append(f"read after {change} differs" + (
-                " (a reused read)" if reused else
-                " (both full reads: the page moved between them by itself)") + f" at {where}")
+            moved = await changes_so_far(page) != seen
+            mismatches.append(f"read after {change} differs{_why(reused, moved)} at {where}")
     return {"full": min(full), "same": min(same), "after": min(after),
             "full_after": min(full_after), "change": change,
             "fallback_same": fallback_same, "fallback_after": fallback_after,
@@ -243,7 +269,9 @@ def report(results: list[dict[str, Any]]) -> str:
               f"after a change {after_fb} of {after_reads} (pages with nothing the change "
               f"applies to left out: {len(ok) - len(changed)})."]
     bad = [(r["file"], m) for r in ok for m in r["mismatches"]]
-    lines.append(f"Incremental reads that differ from a full read: {len(bad)}"
+    stale = [b for b in bad if "(a reused read)" in b[1]]
+    lines.append(f"Reads that differ from the full read after them: {len(bad)}, of them "
+                 f"{len(stale)} reused reads on a page that changed nothing by itself (stale)"
                  + "".join(f"\n- {f}: {m}" for f, m in bad[:20]))
     errors = [r for r in results if "error" in r]
     if errors:
