@@ -538,6 +538,43 @@ def test_elements_put_in_or_taken_out_walk_only_around_them(
                     alone and page not in ("?has", "?owns"))
 
 
+# Changes under elements that were walked but not emitted (wrappers) and have no emitted
+# element above them: (script, whether the read walks only around them). There and back.
+WRAPPER_EDITS: dict[str, tuple[str, bool]] = {
+    "a paragraph hidden": ("document.getElementById('p3').classList.toggle('gone')", True),
+    "a paragraph put in": (
+        _toggled("<p>New, with <a href='#n'>a link</a>.</p>", "#w3b", "before"), True),
+    "a paragraph made invisible before a frame, which stays": (
+        "document.getElementById('p2').classList.toggle('unseen')", True),
+    "a part taken out": (
+        "(() => { const p = document.getElementById('w3b'); if (p) { window.kept = p; "
+        "p.remove(); } else document.getElementById('w3a').append(window.kept); })()", True),
+    "a wrapper that gave nothing gives a part": (
+        "document.getElementById('later').classList.toggle('gone')", True),
+    "a wrapper that becomes a box of text": (
+        "(() => { const p = document.getElementById('w7b'); if (p) { window.kept = p; "
+        "p.remove(); } else document.getElementById('w7a').append(window.kept); })()", True),
+    "two wrappers at once": (
+        "document.getElementById('p3').classList.toggle('gone');"
+        "document.getElementById('later').classList.toggle('gone');"
+        "document.getElementById('b9').classList.toggle('gone')", True),
+    "what holds the whole page": (
+        "document.getElementById('w1').classList.toggle('gone')", False),
+}
+
+
+@pytest.mark.parametrize("what", list(WRAPPER_EDITS))
+def test_a_change_under_a_wrapper_walks_only_the_wrapper(
+        tab: Tab, site: SiteServer, what: str) -> None:
+    """A change with no emitted element above it but an element walked and not emitted (a
+    wrapper, whose nodes went to its parent node's children): the wrapper is walked again
+    and what it gives now, any number of nodes, takes the place of what it gave (the frame
+    after one is still found where it went), and the host's tree is what a full read gives.
+    A change whose nearest wrapper holds the whole page is walked in full."""
+    _there_and_back(tab, site.url("/extract/wrappers.html"), WRAPPER_EDITS[what][0],
+                    WRAPPER_EDITS[what][1])
+
+
 def test_partial_reads_follow_one_another(tab: Tab, site: SiteServer) -> None:
     """A partial read keeps what the next one needs: the subtree it walked again hangs under
     the node that held the old one, so a change there again (or under it) is read around it
@@ -548,6 +585,28 @@ def test_partial_reads_follow_one_another(tab: Tab, site: SiteServer) -> None:
     steps = [CHILD_EDITS["an item put in a list"][0], CHILD_EDITS["an item put in a list"][0],
              ATTR_EDITS["a class hides a list item"][0], CHILD_EDITS["an element taken out"][0],
              CHILD_EDITS["an element taken out"][0], ATTR_EDITS["deep in a section"][0]]
+    reads = []
+    for script in steps:
+        evaluate(tab, script)
+        reads.append(extract(tab))
+    assert book.retexted_reads == len(steps)
+    diff = same(reads[-1], full(tab))
+    assert diff is None, diff
+
+
+def test_partial_reads_under_wrappers_follow_one_another(tab: Tab, site: SiteServer) -> None:
+    """Wrappers walked again one after another with no full read between: what one gives
+    now moves what the wrappers after it in the same parent node gave (and what holds it
+    grows or shrinks), so each later one still takes the place of what it gave."""
+    tab.goto(site.url("/extract/wrappers.html"))
+    extract(tab)
+    book = tab.core.refs
+    steps = [WRAPPER_EDITS[what][0] for what in (
+        "a paragraph hidden", "a paragraph put in", "a wrapper that gave nothing gives a part",
+        "a wrapper that becomes a box of text", "a paragraph made invisible before a frame, "
+        "which stays", "a paragraph hidden", "a part taken out", "a paragraph put in",
+        "a wrapper that becomes a box of text", "a wrapper that gave nothing gives a part",
+        "a part taken out")]
     reads = []
     for script in steps:
         evaluate(tab, script)

@@ -320,12 +320,15 @@ def test_random_changes_on_corpus_pages_never_leave_a_stale_read(
           f"{tally.moving}")
     assert tally.stale == [], "\n".join(tally.stale[:10])
     # the steps did what they say: every kind of change was made, many times over, and the
-    # pages both vouched (unchanged reads, each checked) and walked in full (changes seen)
+    # pages both vouched (unchanged reads, each checked) and saw changes (walked in full, or
+    # read around them), and some still walked in full
     assert tally.steps == STEPS * len(names)
     assert all(sum(n for k, n in tally.made.items() if k.startswith(kind)) >=
                max(3, tally.steps // 60) for kind in KINDS), tally.made
     assert tally.made.get("scroll box", 0) >= max(3, tally.steps // 150), tally.made
-    assert tally.vouched >= len(names) // 2 and tally.walked >= len(names) * 2, tally
+    assert tally.vouched >= len(names) // 2, tally
+    assert tally.walked + tally.rescrolled + tally.retexted >= len(names) * 2, tally
+    assert tally.walked >= len(names) // 2, tally
     assert tally.rescrolled >= tally.steps // 40, tally
     assert tally.retexted >= tally.steps // 40, tally
     # and a page moving by itself is rare enough that it hides little

@@ -52,7 +52,7 @@ def test_script_is_a_documented_versioned_function_expression() -> None:
     assert script.lstrip().startswith("/*") and "version 2" in script
     assert "(opts) =>" in script
     # what is evaluated in every frame (the function, without its doc comment) is kept small
-    assert len(script_body().encode()) < 90_000
+    assert len(script_body().encode()) < 95_000
     for key in ("maxNodes", "maxTextPerNode", "contentRefs", "prefix", "nextRef", "rootSelector"):
         assert key in script
 
@@ -246,7 +246,7 @@ def _retexted(**over: object) -> str:
                         [[0], {"tag": "a", "role": "link", "name": "Home page", "ref": "e1",
                                "attrs": {"href": "/"}, "box": [1, 2, 60, 10],
                                "inViewport": True, "children": [{"tag": "b", "ref": "e4"}]}]],
-              "names": [], "flips": [[1]], "boxes": [[[2], [5, 60, 90, 20]]],
+              "splices": [], "names": [], "flips": [[1]], "boxes": [[[2], [5, 60, 90, 20]]],
               "document": {"width": 1280, "height": 2020}, "focusedRef": "e4", "nextRef": 5,
               "stats": {**VALID["stats"], "emittedNodes": 4, "visitedNodes": 11},
               "jsTimeMs": 0.7, "watch": "w2.def"}
@@ -274,6 +274,48 @@ def test_a_read_after_a_text_edit_replaces_only_the_subtrees_walked_again() -> N
     # names above a walked subtree
     named = retexted_since(_retexted(nodes=[], names=[[[2], "Colour"]]), "w1.abc", kept)
     assert named is not None and named[0].tree.root.children[2].name == "Colour"
+
+
+def test_what_a_wrapper_gives_now_takes_the_place_of_what_it_gave() -> None:
+    """Splices: ranges of a node's children (as the kept read has them) replaced, in the
+    order given, after the other updates; an iframe node after them is found where it went."""
+    frame = {"tag": "iframe", "role": "iframe", "frame": {"key": 7, "cx": 5, "cy": 6}}
+    kept = quick_read(json.dumps({**VALID, "iframes": 1, "root": {
+        "tag": "body", "children": [*VALID["root"]["children"], frame]}},
+        separators=(",", ":")), frames_ok=True)
+    assert kept is not None and [h[:2] for h in kept.hosts] == [((4,), 7)]
+    para = {"tag": "p", "role": "paragraph", "text": "Now"}
+    text = _retexted(nodes=[], flips=[], boxes=[[[3], [0, 0, 9, 9]], [[0], [1, 2, 30, 12]]],
+                     names=[[[], "Page"]],
+                     splices=[[[], 3, 3, [{"text": "new"}, {"tag": "h2", "role": "heading"}]],
+                              [[], 1, 3, [para]]])
+    edited = retexted_since(text, "w1.abc", kept)
+    assert edited is not None
+    tree, hosts = edited[0].tree, edited[0].hosts
+    assert [(k.role, k.text) for k in tree.root.children] == [
+        ("link", ""), ("paragraph", "Now"), (None, "new"), ("heading", ""), (None, "hello"),
+        ("iframe", "")]
+    assert tree.root.children[0].box.h == 12 and tree.root.name == "Page"
+    assert tree.root.children[4].box == (0, 0, 9, 9)  # (the old text run's box, where it went)
+    assert [h[:2] for h in hosts] == [((5,), 7)]
+    assert len(kept.tree.root.children) == 5  # the kept tree is not changed
+
+
+@pytest.mark.parametrize("splices", [
+    [[[], 2, 9, []]],  # past the children
+    [[[], 3, 1, []]],  # backwards
+    [[[], 0, 2, []], [[], 1, 3, []]],  # ranges that overlap
+    [[[7], 0, 0, []]],  # no such node
+    [[[], 1, 2, []], [[1], 0, 0, []]],  # a node in a range replaced
+])
+def test_a_splice_that_does_not_fit_the_kept_read_is_refused(splices: list[object]) -> None:
+    kept = quick_read(json.dumps(VALID))
+    assert kept is not None
+    assert retexted_since(_retexted(nodes=[], flips=[], boxes=[], splices=splices), "w1.abc",
+                          kept) is None
+    # (and an update of a node inside a spliced range)
+    assert retexted_since(_retexted(nodes=[], flips=[[1]], boxes=[],
+                                    splices=[[[], 1, 2, []]]), "w1.abc", kept) is None
 
 
 @pytest.mark.parametrize("text", [

@@ -226,7 +226,7 @@
       }
     };
     W = { doc, dirty: true, n: 0, roots: new Set(), sc: [], mo: new MutationObserver(note), note,
-      texts: new Set(), attrs: new Set(), fielded: false, gone: [], last: null, geo: [], boxed: [], framed: [], nodeOf: new Map(), counts: null,
+      texts: new Set(), attrs: new Set(), fielded: false, gone: [], last: null, geo: [], boxed: [], framed: [], nodeOf: new Map(), wrapOf: new Map(), counts: null,
       media: MEDIA.map((q) => win.matchMedia(q)),
       fields: [...FIELD].map((t) => doc.getElementsByTagName(t)) };
     // (the page's own scroll is in the state list: a read after it alone reads the geometry)
@@ -428,6 +428,7 @@
     W.boxed = [];
     W.framed = [];
     W.nodeOf = new Map();
+    W.wrapOf = new Map();
   };
   if (!retext) forget();
   const scrollers = [];
@@ -1209,6 +1210,11 @@
   // skipped, emitted, cuts by reason: see `counts`) at its start (7-12) and, once its
   // subtree is walked, at its end (13-18)]
   const nodeOf = new Map();
+  // Each element walked but not emitted that holds what is walked (a wrapper: what it holds
+  // goes to its parent node's children), the same way but with no node: [null, parent node,
+  // ... as above, 0-18, then where what it holds starts (19) and ends (20) among the parent
+  // node's children]
+  const wrapOf = new Map();
   const open = [];  // entry, stack height under its items; ... (subtrees being walked)
   const counts = () => [visited, skipped, emitted, cuts.maxTextPerNode, cuts.maxAttr, cuts.maxOptions];
   const close = (h) => {
@@ -1217,6 +1223,7 @@
       const e = open.pop();
       e[13] = visited; e[14] = skipped; e[15] = emitted;
       e[16] = cuts.maxTextPerNode; e[17] = cuts.maxAttr; e[18] = cuts.maxOptions;
+      if (e[0] === null) e[20] = e[1].children ? e[1].children.length : 0;
     }
   };
 
@@ -1357,6 +1364,11 @@
         nodeOf.set(el, entry);
         open.push(entry, stack.length);
         if (d + 1 < MAX_DEPTH) { out = n; depth = d + 1; } else if (items) { reasons.add('maxDepth'); }
+      } else if (items && items.length) {
+        const entry = [null, p, sup, inter, pcur, d, false, v0, s0, e0, t0c, a0c, o0c, -1, 0, 0, 0, 0, 0,
+          p.children ? p.children.length : 0, -1];
+        wrapOf.set(el, entry);
+        open.push(entry, stack.length);
       }
       if (items) {
         const supKids = sup || (emit && role !== null && SUPPRESS_INSIDE.has(role));
@@ -1394,6 +1406,9 @@
   // otherwise, a name gained or lost, a new kind of cut): null (the page is walked in full).
   function reread(ks, xs) {
     const L = W.last, g = W.geo, old = W.nodeOf, R = L.root;
+    // (wrappers are walked again where nothing they hold went into a shadow root, whose
+    // elements have no place in the document's order)
+    const wraps = W.roots.size ? new Map() : W.wrapOf;
     // (a walk cut at maxNodes is cut at the same node again when no subtree changes its count)
     const capped = L.stats.truncatedReasons.includes('maxNodes');
     if (o.rootSelector || ownsOf.size || !W.counts ||
@@ -1416,9 +1431,11 @@
       return !q ? null : q.nodeType === 11 ? q.host : q.nodeType === 1 ? q : null;
     };
     const tops = new Map();
+    // (the element nearest above that the last walk walked and emitted, or walked as a
+    // wrapper: a wrapper is walked again into its place among its parent node's children)
     const from = (s) => {
-      while (s && !old.has(s)) s = up(s);
-      if (s) tops.set(s, old.get(s));
+      while (s && !old.has(s) && !wraps.has(s)) s = up(s);
+      if (s) tops.set(s, old.get(s) || wraps.get(s));
       return !!s;
     };
     // (what names or describes another element is in it: that one is walked again too; `at`
@@ -1502,16 +1519,21 @@
       }
       return path.reverse();
     };
-    const topNodes = new Set(Array.from(tops.values(), (e) => e[0]));
     const roots = [];
     for (const [el, e] of tops) {
       if (e[13] < 0) return null;
       let inner = false;
-      for (let c = e[1]; c && c !== R && !inner; c = parentOf(c)) inner = topNodes.has(c);
+      for (let a = up(el); a && !inner; a = up(a)) inner = tops.has(a);
       if (inner) continue;
-      const path = pathOf(e[0]);
+      // (a wrapper its parent may now fold into its text: an inline element holding no
+      // element, or one the parent node of which is a box that hands its click to what is
+      // in it, is not walked again on its own)
+      if (e[0] === null && ((INLINE.has(el.localName) && el.firstElementChild === null) ||
+          (e[1] !== R && (!byNode.has(e[1]) || win.getComputedStyle(byNode.get(e[1])).cursor === 'pointer')))) return null;
+      // (a wrapper's place: its parent node's path, and where what it holds starts there)
+      const path = e[0] === null ? pathOf(e[1]) : pathOf(e[0]);
       if (!path) return null;
-      roots.push([el, e, path]);
+      roots.push([el, e, e[0] === null ? path.concat(e[19]) : path]);
     }
     // (subtrees that hold half of what was emitted: a walk of the page costs no more)
     if (roots.reduce((t, r) => t + r[1][15] - r[1][9], 0) * 2 > W.counts[2]) return null;
@@ -1523,7 +1545,7 @@
     // the old subtrees (no iframe in them)
     const gone = new Set();
     for (const [, e] of roots) {
-      const todo = [e[0]];
+      const todo = e[0] === null ? (e[1].children || []).slice(e[19], e[20]) : [e[0]];
       while (todo.length) {
         const n = todo.pop();
         if (n.frame) return null;
@@ -1567,14 +1589,18 @@
       stack.push(e[4], e[3], e[2], e[5], holder, el);
       walk();
       const n = e[0], k = holder.children, nn = k && k.length === 1 ? k[0] : null;
-      if (!nn || nn.tag !== n.tag || nn.role !== n.role || nn.ref !== n.ref || !nn.clickable !== !n.clickable) return null;
+      // (an emitted element is emitted the same way again; what a wrapper now gives, any
+      // number of nodes, takes the place of what it gave)
+      if (n !== null && (!nn || nn.tag !== n.tag || nn.role !== n.role || nn.ref !== n.ref ||
+          !nn.clickable !== !n.clickable)) return null;
       const delta = counts().map((v, j) => v - c0[j] - (e[13 + j] - e[7 + j]));
       if (capped && delta[2] !== 0) return null;
       for (let j = 0; j < 6; j++) total[j] += delta[j];
-      made.push([nn, delta]);
+      made.push([n === null ? k || [] : nn, delta, holder]);
     }
     [visited, skipped, emitted, cuts.maxTextPerNode, cuts.maxAttr, cuts.maxOptions] = total;
-    if (xs.size && W.roots.size) return null;  // (a shadow root put in)
+    // (a shadow root put in, or one met where a wrapper was walked again)
+    if ((xs.size || roots.some((r) => r[1][0] === null)) && W.roots.size) return null;
     // (a page grown to a cap a walk would stop at, outside the subtrees walked again)
     if ((!capped && emitted >= MAX_NODES) || visited >= MAX_VISITED) return null;
     if (reasons.has('maxNodes') || reasons.has('maxVisited') || reasons.has('maxTime') ||
@@ -1604,15 +1630,24 @@
       if (cuts[r] > 0 && !order.includes(r)) { if (order.length) return null; order.push(r); }
     }
     // ---- it stands: the kept output and measures take it in
-    const nodes = [];
+    const nodes = [], WO = W.wrapOf, byQ = new Map();  // (parent node -> what wrappers gave)
     roots.forEach(([el, e, path], j) => {
-      const n = e[0], q = e[1], nn = made[j][0];
-      q.children[q.children.indexOf(n)] = nn;
-      nodeOf.get(el)[1] = q;  // (walked under a holder of its own)
-      nodes.push([path, nn]);
+      const n = e[0], q = e[1], [nn, delta, holder] = made[j];
+      if (n === null) {
+        if (!byQ.has(q)) byQ.set(q, []);
+        byQ.get(q).push({ el, start: e[19], end: e[20], kids: nn, holder, path: path.slice(0, -1) });
+      } else {
+        q.children[q.children.indexOf(n)] = nn;
+        nodeOf.get(el)[1] = q;  // (walked under a holder of its own)
+        nodes.push([path, nn]);
+      }
       for (let c = q; c && c !== R; c = parentOf(c)) {  // (the counts of the subtrees above)
         const ae = old.get(byNode.get(c));
-        for (let i = 0; i < 6; i++) ae[13 + i] += made[j][1][i];
+        for (let i = 0; i < 6; i++) ae[13 + i] += delta[i];
+      }
+      for (let a = up(el); a; a = up(a)) {  // (and of the wrappers above)
+        const w = WO.get(a);
+        if (w) for (let i = 0; i < 6; i++) w[13 + i] += delta[i];
       }
     });
     const named = names.map(([c, path, nm]) => { c.name = nm; return [path, nm]; });
@@ -1626,6 +1661,35 @@
       if (moved || iv !== !!n.inViewport) changed.set(n, [iv, moved ? box : null]);
     }
     const [flips, boxes] = turn(changed, gone);
+    // what wrappers gave takes the place of what they gave before, the last in the document
+    // first in each parent node (so the places of those before it stand; the host does the
+    // same in this order); the other wrappers of that parent node move along
+    for (const [wel] of WO) if (!wel.isConnected || inside(wel)) WO.delete(wel);
+    const splices = [];
+    for (const [q, list] of byQ) {
+      list.sort((a, b) => (a.el.compareDocumentPosition(b.el) & 4 ? 1 : -1));
+      for (const x of list) {
+        x.delta = x.kids.length - (x.end - x.start);
+        if (x.kids.length || q.children) (q.children || (q.children = [])).splice(x.start, x.end - x.start, ...x.kids);
+        splices.push([x.path, x.start, x.end, x.kids]);
+      }
+      for (const x of list) {  // (where what it gave starts now)
+        x.at = x.start;
+        for (const y of list) if (x.el.compareDocumentPosition(y.el) & 2) x.at += y.delta;
+      }
+      for (const [wel, w] of WO) {
+        if (w[1] !== q) continue;
+        for (const x of list) {
+          const pos = x.el.compareDocumentPosition(wel);
+          if (pos & 8) w[20] += x.delta;
+          else if (pos & 4) { w[19] += x.delta; w[20] += x.delta; }
+        }
+      }
+      for (const x of list) {
+        for (const [, e] of nodeOf) if (e[1] === x.holder) e[1] = q;
+        for (const [, w] of wrapOf) if (w[1] === x.holder) { w[1] = q; w[19] += x.at; w[20] += x.at; }
+      }
+    }
     const fresh = new Set();
     for (let i = 0; i < geo.length; i += 3) fresh.add(geo[i]);
     const g2 = [];
@@ -1636,6 +1700,7 @@
     W.boxed = b2.concat(boxed);
     for (const [el, e] of old) if (gone.has(e[0])) old.delete(el);
     for (const [el, e] of nodeOf) old.set(el, e);
+    for (const [el, w] of wrapOf) WO.set(el, w);
     const sc = new Set(W.sc);
     for (const el of scrollers) if (!sc.has(el)) W.sc.push(el);
     W.counts = counts();
@@ -1656,7 +1721,7 @@
     L.stats = { domNodes: doc.getElementsByTagName('*').length, visitedNodes: visited, emittedNodes: emitted,
       skippedHidden: skipped, jsTimeMs: ms, truncated: order.length > 0, truncatedReasons: order };
     W.token = L.watch = PREFIX + 'w' + ++W.n + '.' + Math.random().toString(36).slice(2);
-    return JSON.stringify({ version: 2, retexted: o.since, nodes, names: named, flips, boxes,
+    return JSON.stringify({ version: 2, retexted: o.since, nodes, splices, names: named, flips, boxes,
       document: L.document, focusedRef: L.focusedRef, nextRef: next, stats: L.stats, jsTimeMs: ms, watch: W.token });
   }
 
@@ -1668,6 +1733,7 @@
     for (const k in cuts) cuts[k] = 0;
     geo.length = boxed.length = framed.length = scrollers.length = stack.length = open.length = 0;
     nodeOf.clear();
+    wrapOf.clear();
     seenOk.clear();
     pointerOnly.length = 0;
     reasons.clear();
@@ -1720,6 +1786,7 @@
       W.sc = scrollers;
       W.last = result;
       W.nodeOf = nodeOf;
+      W.wrapOf = wrapOf;
       W.counts = counts();
       W.texts = new Set();
       W.attrs = new Set();

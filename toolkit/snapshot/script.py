@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from importlib import resources
+from itertools import pairwise
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
@@ -290,6 +291,10 @@ class _Retexted(BaseModel):
     retexted: str
     nodes: list[tuple[list[StrictInt], Node]]
     """Path and new subtree of each node walked again."""
+    splices: list[tuple[list[StrictInt], StrictInt, StrictInt, list[Node]]]
+    """Path of a node, a range of its children and what takes their place: what an element
+    that was walked but not emitted (a wrapper) gives now, walked again. In the order they
+    are applied; each range is in the children as the last read left them."""
     names: list[tuple[list[StrictInt], str]]
     """Path and new name of each node above them whose name (from its content) changed."""
     flips: list[list[StrictInt]]
@@ -326,35 +331,66 @@ def retexted_since(text: object, token: str, kept: QuickRead) -> tuple[QuickRead
             or out.next_ref < kept.next_ref):
         return None
     tree = kept.tree
+    spliced: dict[tuple[int, ...], list[tuple[int, int, list[Node]]]] = {}
+    for path, start, end, new in out.splices:
+        spliced.setdefault(tuple(path), []).append((start, end, new))
     updates = _updates(tree.root, out.flips, [
         *((p, "name", n) for p, n in out.names), *((p, "box", b) for p, b in out.boxes)],
-        {tuple(path): node for path, node in out.nodes})
+        {tuple(path): node for path, node in out.nodes}, spliced)
     if updates is None:
         return None
     stats = out.stats.model_copy(update={"js_time_ms": out.js_time_ms})
     moved = tree.model_copy(update={
-        "root": with_updates(tree.root, updates), "document": out.document,
+        "root": with_updates(tree.root, updates, spliced), "document": out.document,
         "focused_ref": out.focused_ref, "stats": stats})
-    return QuickRead(moved, out.next_ref, kept.root_missing, kept.hosts), out.watch
+    hosts = [(_moved_by(path, spliced), key, cx, cy) for path, key, cx, cy in kept.hosts]
+    return QuickRead(moved, out.next_ref, kept.root_missing, hosts), out.watch
+
+
+Spliced = dict[tuple[int, ...], list[tuple[int, int, list[Node]]]]
+"""Per node's path, ranges of its children and what takes their place, in the order applied
+(see ``_Retexted.splices``)."""
+
+
+def _moved_by(path: tuple[int, ...], spliced: Spliced) -> tuple[int, ...]:
+    """Where the node at ``path`` is once ``spliced`` is applied (it is in no spliced range:
+    a range that held an iframe node is never walked again)."""
+    if not spliced:
+        return path
+    return tuple(i + sum(len(new) - (e - s) for s, e, new in spliced.get(path[:d], ()) if e <= i)
+                 for d, i in enumerate(path))
 
 
 def _updates(root: Node, flips: list[list[int]], fields: list[tuple[list[int], str, Any]],
-             replaced: dict[tuple[int, ...], Node] | None = None,
+             replaced: dict[tuple[int, ...], Node] | None = None, spliced: Spliced | None = None,
              ) -> dict[tuple[int, ...], dict[str, Any] | Node] | None:
     """What :func:`with_updates` takes for an answer: the nodes at ``replaced``'s paths
     replaced, ``fields`` (path, field, value) set, ``in_viewport`` turned over at ``flips``.
-    ``None`` when a path names no node of ``root``, or one inside a replaced node."""
+    ``None`` when a path names no node of ``root``, or one inside a replaced node or a
+    spliced range, or when a spliced range is not among its node's children or overlaps
+    another of them."""
     replaced = replaced or {}
+    spliced = spliced or {}
     updates: dict[tuple[int, ...], dict[str, Any] | Node] = dict(replaced)
-    for path, name, value in [*((p, "", None) for p in replaced),
+
+    def cut(path: Sequence[int], depth: int) -> bool:
+        return any(s <= path[depth] < e for s, e, _ in spliced.get(tuple(path[:depth]), ()))
+
+    for path, name, value in [*((p, "", None) for p in replaced), *((p, "", None) for p in spliced),
                               *((p, "in_viewport", None) for p in flips), *fields]:
         node = root
         for depth, i in enumerate(path):
-            if (depth and tuple(path[:depth]) in replaced) or not 0 <= i < len(node.children):
+            if ((depth and tuple(path[:depth]) in replaced) or not 0 <= i < len(node.children)
+                    or cut(path, depth)):
                 return None
             node = node.children[i]
+        if tuple(path) in spliced:
+            ranges = sorted((s, e) for s, e, _ in spliced[tuple(path)])
+            if any(not 0 <= s <= e <= len(node.children) for s, e in ranges) or any(
+                    a[1] > b[0] for a, b in pairwise(ranges)):
+                return None
         if not name:
-            continue  # (a replaced node's own path)
+            continue  # (a replaced node's own path, or a spliced one's)
         update = updates.setdefault(tuple(path), {})
         if isinstance(update, Node):
             return None
@@ -362,21 +398,29 @@ def _updates(root: Node, flips: list[list[int]], fields: list[tuple[list[int], s
     return updates
 
 
-def with_updates(node: Node, updates: Mapping[tuple[int, ...], dict[str, Any] | Node]) -> Node:
+def with_updates(node: Node, updates: Mapping[tuple[int, ...], dict[str, Any] | Node],
+                 spliced: Spliced | None = None) -> Node:
     """``node`` with the fields of the nodes at ``updates``' paths (relative to it) replaced,
-    or the nodes themselves where the update is a node, and every node above them copied:
-    the rest of the tree is shared, not copied."""
+    or the nodes themselves where the update is a node, ranges of children replaced as
+    ``spliced`` says (after the updates, which name children as they were), and every node
+    above them copied: the rest of the tree is shared, not copied."""
     here = updates.get(())
     if isinstance(here, Node):
         return here
     change = dict(here or {})
-    below: dict[int, dict[tuple[int, ...], dict[str, Any] | Node]] = {}
+    below: dict[int, tuple[dict[tuple[int, ...], dict[str, Any] | Node], Spliced]] = {}
     for path, update in updates.items():
         if path:
-            below.setdefault(path[0], {})[path[1:]] = update
-    if below:
+            below.setdefault(path[0], ({}, {}))[0][path[1:]] = update
+    for path, cuts in (spliced or {}).items():
+        if path:
+            below.setdefault(path[0], ({}, {}))[1][path[1:]] = cuts
+    own = (spliced or {}).get(())
+    if below or own:
         kids = list(change.get("children", node.children))
-        for i, sub in below.items():
-            kids[i] = with_updates(kids[i], sub)
+        for i, (sub, subcuts) in below.items():
+            kids[i] = with_updates(kids[i], sub, subcuts)
+        for start, end, new in own or ():
+            kids[start:end] = new
         change["children"] = kids
     return node.model_copy(update=change) if change else node
