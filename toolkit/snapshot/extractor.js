@@ -1390,20 +1390,23 @@
 
   // ---- a read after text edited in place or attributes changed, alone (see `note` in the
   // watch; ks: the elements holding edited text, xs: those whose attributes changed, fields
-  // that hold another value and the elements focus left and reached). The
-  // element the last walk emitted nearest above each edit is walked again, with what it was
-  // walked with (from the text's parent when that is an inline element its own parent may
-  // fold into its text; from an element's parent for its attributes), and so is every
+  // that hold another value and the elements focus left and reached). The element the last
+  // walk walked nearest above each edit, emitted or a wrapper, is walked again, with what it
+  // was walked with (from the text's parent when that is an inline element its own parent
+  // may fold into its text; from an element's parent for its attributes), and so is every
   // element the edited part, or what holds it, names or describes (a label's control,
-  // aria-labelledby, aria-describedby), and so is every element a label or a referred element
-  // in a changed, put in or taken out element names or describes. Every other box the last walk measured is measured again: each must
-  // be unchanged, or have moved or resized with every decision made on it standing (over
-  // 1 px each way, on the page, in the viewport if fixed to it). The emitted nodes above
-  // are named again (a name from content). The answer gives the new subtrees, the new
-  // names, and the new boxes and viewport flags of the nodes that moved, by path; stats and
-  // nextRef are the read's. Anything else (no emitted element above, subtrees holding half
-  // the page, an iframe or a cut other than of text where they are, a subtree now emitted
-  // otherwise, a name gained or lost, a new kind of cut): null (the page is walked in full).
+  // aria-labelledby, aria-describedby), and every element a label or a referred element in
+  // a changed, put in or taken out element names or describes. Every other box the last
+  // walk measured is measured again: each must be unchanged, or have moved or resized with
+  // every decision made on it standing (over 1 px each way, on the page, in the viewport if
+  // fixed to it). The emitted nodes above are named again (a name from content). The answer
+  // gives the new subtrees of emitted elements by path, what wrappers give now in place of
+  // the ranges of their parent nodes' children they gave (splices), the new names, and the
+  // new boxes and viewport flags of the nodes that moved, by path; stats and nextRef are
+  // the read's. Anything else (no walked element above, subtrees holding half the page, an
+  // iframe or a cut other than of text where they are, an emitted element's subtree now
+  // emitted otherwise, a name gained or lost, a new kind of cut): null (the page is walked
+  // in full).
   function reread(ks, xs) {
     const L = W.last, g = W.geo, old = W.nodeOf, R = L.root;
     // (wrappers are walked again where nothing they hold went into a shadow root, whose
