@@ -575,6 +575,18 @@ def test_a_change_under_a_wrapper_walks_only_the_wrapper(
                     WRAPPER_EDITS[what][1])
 
 
+@pytest.mark.parametrize(("page", "partial"), [("", True), ("?sib", False)])
+def test_an_element_whose_attributes_changed_is_walked_alone_where_no_rule_reaches_its_siblings(
+        tab: Tab, site: SiteServer, page: str, partial: bool) -> None:
+    """An emitted element still shown whose class changed (its generated text with it),
+    right under what holds the whole page: where no readable sheet reaches an element's
+    siblings by what it is (``+``, ``~``, ``:nth-child(of S)``) it is walked again alone.
+    Where one does (``h1.big + div`` makes the part after the heading invisible) it is walked
+    from its parent, here the whole page: a full read."""
+    _there_and_back(tab, site.url("/extract/wrappers.html" + page),
+                    "document.querySelector('h1').classList.toggle('big')", partial)
+
+
 def test_partial_reads_follow_one_another(tab: Tab, site: SiteServer) -> None:
     """A partial read keeps what the next one needs: the subtree it walked again hangs under
     the node that held the old one, so a change there again (or under it) is read around it

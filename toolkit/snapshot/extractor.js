@@ -682,6 +682,10 @@
   let GHAS = false;
   // a selector that styles what holds the focus (:focus-within); an unreadable sheet: GHAS
   let GFOCUS = false;
+  // a selector that reaches an element's siblings by what it is (+, ~, :nth-child(of S));
+  // an unreadable sheet: GHAS
+  let GSIB = false;
+  const SIBLINGS = /[+~]|:nth-[\w-]*\([^)]*\bof\b/;
   // the compounds a readable sheet's :hover is part of, and those its validity pseudo-classes
   // are part of but a field's own (what may hold a field: `form` of `form:invalid`, as a
   // field's value reaches up to it); '' for one that may be any element (the class alone,
@@ -707,11 +711,11 @@
     let m = genMemo.get(sh);
     const top = m && m[0] < 0 ? null : rulesOf(sh);  // (an unreadable sheet stays so)
     if (!top) {
-      if (!m) { const any = anyGen(sh); genMemo.set(sh, m = [-1, any ? ['*', G_ALL] : [], any, false, [], []]); }
+      if (!m) { const any = anyGen(sh); genMemo.set(sh, m = [-1, any ? ['*', G_ALL] : [], any, false, [], [], any]); }
     } else if (!m || m[0] !== top.length) {
       const keys = [];
       let has = false;  // a selector that may match upwards (:has), or a sheet that may hold one
-      let focus = false;
+      let focus = false, sib = false;
       const hover = new Set(), valid = new Set();
       for (const st = [top]; st.length;) {
         for (const r of st.pop()) {
@@ -720,6 +724,8 @@
             if (!has && sx.includes(':has(')) has = true;
             if (sx.includes(':hover')) for (const h of sx.matchAll(HOVER)) hover.add(h[1]);
             if (!focus && sx.includes(':focus-within')) focus = true;
+            // (an attribute's value and a :nth-child's own formula are no combinators)
+            if (!sib && SIBLINGS.test(sx.replace(/\[[^\]]*\]/g, '').replace(/:nth-[\w-]*\((?![^)]*\bof\b)[^)]*\)/g, ''))) sib = true;
             if (sx.includes('valid')) {
               for (const v of sx.matchAll(VALIDITY)) if (!FIELD.has((/^[a-z]*/i.exec(v[1]))[0].toLowerCase())) valid.add(v[1]);
             }
@@ -737,13 +743,14 @@
           if (r.styleSheet) {  // @import
             const sub = rulesOf(r.styleSheet);
             if (sub) st.push(sub);
-            else if (anyGen(r.styleSheet)) { keys.push('*', G_ALL); has = true; }
+            else if (anyGen(r.styleSheet)) { keys.push('*', G_ALL); has = true; sib = true; }
           }
         }
       }
-      genMemo.set(sh, m = [top.length, keys, has, focus, [...valid], [...hover]]);
+      genMemo.set(sh, m = [top.length, keys, has, focus, [...valid], [...hover], sib]);
     }
     if (m[2]) GHAS = true;
+    if (m[6]) GSIB = true;
     if (m[3]) GFOCUS = true;
     for (const v of m[4]) VALIDS.add(v);
     for (const h of m[5]) HOVERS.add(h);
@@ -1393,7 +1400,8 @@
   // that hold another value and the elements focus left and reached). The element the last
   // walk walked nearest above each edit, emitted or a wrapper, is walked again, with what it
   // was walked with (from the text's parent when that is an inline element its own parent
-  // may fold into its text; from an element's parent for its attributes), and so is every
+  // may fold into its text; from an element's parent for its attributes, or from the
+  // element itself where no sheet reaches its siblings: see startOf), and so is every
   // element the edited part, or what holds it, names or describes (a label's control,
   // aria-labelledby, aria-describedby), and every element a label or a referred element in
   // a changed, put in or taken out element names or describes. Every other box the last
@@ -1404,9 +1412,9 @@
   // the ranges of their parent nodes' children they gave (splices), the new names, and the
   // new boxes and viewport flags of the nodes that moved, by path; stats and nextRef are
   // the read's. Anything else (no walked element above, subtrees holding half the page, an
-  // iframe or a cut other than of text where they are, an emitted element's subtree now
-  // emitted otherwise, a name gained or lost, a new kind of cut): null (the page is walked
-  // in full).
+  // iframe or a cut other than of text where they are, a subtree now emitted otherwise
+  // under a box that hands its click on, a name gained or lost, a new kind of cut): null
+  // (the page is walked in full).
   function reread(ks, xs) {
     const L = W.last, g = W.geo, old = W.nodeOf, R = L.root;
     // (wrappers are walked again where nothing they hold went into a shadow root, whose
@@ -1504,9 +1512,15 @@
       for (const y of x.querySelectorAll(referred)) if (!namesOthers(y, at)) return false;
       return true;
     };
+    // (walked again from the element itself where it was emitted and is still shown, no
+    // sheet reaches its siblings by what it is, and its parent may not now fold it into its
+    // text; else from its parent: an element hidden may leave its parent of no size, a
+    // wrapper walked again may leave it empty)
+    const startOf = (x) => GSIB || !old.has(x) || (INLINE.has(x.localName) && x.firstElementChild === null) ||
+      win.getComputedStyle(x).display === 'none' ? up(x) : x;
     for (const x of xs) {
       if (!x.isConnected || x.getRootNode() !== doc || x.namespaceURI !== 'http://www.w3.org/1999/xhtml' ||
-          !within(x, doc) || !naming(x) || !from(up(x))) return null;
+          !within(x, doc) || !naming(x) || !from(startOf(x))) return null;
     }
     for (const x of W.gone) if (!within(x, doc)) return null;
     const byNode = new Map();  // node -> its element
@@ -1528,11 +1542,9 @@
       let inner = false;
       for (let a = up(el); a && !inner; a = up(a)) inner = tops.has(a);
       if (inner) continue;
-      // (a wrapper its parent may now fold into its text: an inline element holding no
-      // element, or one the parent node of which is a box that hands its click to what is
-      // in it, is not walked again on its own)
-      if (e[0] === null && ((INLINE.has(el.localName) && el.firstElementChild === null) ||
-          (e[1] !== R && (!byNode.has(e[1]) || win.getComputedStyle(byNode.get(e[1])).cursor === 'pointer')))) return null;
+      // (a wrapper its parent may now fold into its text, an inline element holding no
+      // element, is not walked again on its own)
+      if (e[0] === null && INLINE.has(el.localName) && el.firstElementChild === null) return null;
       // (a wrapper's place: its parent node's path, and where what it holds starts there)
       const path = e[0] === null ? pathOf(e[1]) : pathOf(e[0]);
       if (!path) return null;
@@ -1592,14 +1604,18 @@
       stack.push(e[4], e[3], e[2], e[5], holder, el);
       walk();
       const n = e[0], k = holder.children, nn = k && k.length === 1 ? k[0] : null;
-      // (an emitted element is emitted the same way again; what a wrapper now gives, any
-      // number of nodes, takes the place of what it gave)
-      if (n !== null && (!nn || nn.tag !== n.tag || nn.role !== n.role || nn.ref !== n.ref ||
-          !nn.clickable !== !n.clickable)) return null;
+      // (an emitted element emitted the same way again takes its old node's place; what a
+      // wrapper now gives, or an element now emitted otherwise, any number of nodes, takes
+      // the place of what it gave: not under a box that hands its click to what is in it
+      // only while all of it are controls)
+      const same = n !== null && !!nn && nn.tag === n.tag && nn.role === n.role && nn.ref === n.ref &&
+        !nn.clickable === !n.clickable;
+      if (!same && e[1] !== R &&
+          (!byNode.has(e[1]) || win.getComputedStyle(byNode.get(e[1])).cursor === 'pointer')) return null;
       const delta = counts().map((v, j) => v - c0[j] - (e[13 + j] - e[7 + j]));
       if (capped && delta[2] !== 0) return null;
       for (let j = 0; j < 6; j++) total[j] += delta[j];
-      made.push([n === null ? k || [] : nn, delta, holder]);
+      made.push([same ? nn : k || [], delta, holder, same]);
     }
     [visited, skipped, emitted, cuts.maxTextPerNode, cuts.maxAttr, cuts.maxOptions] = total;
     // (a shadow root put in, or one met where a wrapper was walked again)
@@ -1635,10 +1651,11 @@
     // ---- it stands: the kept output and measures take it in
     const nodes = [], WO = W.wrapOf, byQ = new Map();  // (parent node -> what wrappers gave)
     roots.forEach(([el, e, path], j) => {
-      const n = e[0], q = e[1], [nn, delta, holder] = made[j];
-      if (n === null) {
+      const n = e[0], q = e[1], [nn, delta, holder, same] = made[j];
+      if (!same) {
+        const start = n === null ? e[19] : path[path.length - 1], end = n === null ? e[20] : start + 1;
         if (!byQ.has(q)) byQ.set(q, []);
-        byQ.get(q).push({ el, start: e[19], end: e[20], kids: nn, holder, path: path.slice(0, -1) });
+        byQ.get(q).push({ el, start, end, kids: nn, holder, path: path.slice(0, -1) });
       } else {
         q.children[q.children.indexOf(n)] = nn;
         nodeOf.get(el)[1] = q;  // (walked under a holder of its own)
