@@ -593,16 +593,24 @@ def test_partial_reads_follow_one_another(tab: Tab, site: SiteServer) -> None:
     again, with no full read between, each time what a full read gives."""
     tab.goto(site.url("/extract/restyle.html"))
     extract(tab)
-    book = tab.core.refs
     steps = [CHILD_EDITS["an item put in a list"][0], CHILD_EDITS["an item put in a list"][0],
              ATTR_EDITS["a class hides a list item"][0], CHILD_EDITS["an element taken out"][0],
              CHILD_EDITS["an element taken out"][0], ATTR_EDITS["deep in a section"][0]]
-    reads = []
+    _chain(tab, steps)
+
+
+def _chain(tab: Tab, steps: list[str]) -> None:
+    """Each of ``steps`` run and read around, with no full read between; the last read is
+    what a full read gives."""
+    book = tab.core.refs
+    before = book.retexted_reads
+    got = None
     for script in steps:
         evaluate(tab, script)
-        reads.append(extract(tab))
-    assert book.retexted_reads == len(steps)
-    diff = same(reads[-1], full(tab))
+        got = extract(tab)
+    assert book.retexted_reads == before + len(steps)
+    assert got is not None
+    diff = same(got, full(tab))
     assert diff is None, diff
 
 
@@ -612,20 +620,13 @@ def test_partial_reads_under_wrappers_follow_one_another(tab: Tab, site: SiteSer
     grows or shrinks), so each later one still takes the place of what it gave."""
     tab.goto(site.url("/extract/wrappers.html"))
     extract(tab)
-    book = tab.core.refs
     steps = [WRAPPER_EDITS[what][0] for what in (
         "a paragraph hidden", "a paragraph put in", "a wrapper that gave nothing gives a part",
         "a wrapper that becomes a box of text", "a paragraph made invisible before a frame, "
         "which stays", "a paragraph hidden", "a part taken out", "a paragraph put in",
         "a wrapper that becomes a box of text", "a wrapper that gave nothing gives a part",
         "a part taken out")]
-    reads = []
-    for script in steps:
-        evaluate(tab, script)
-        reads.append(extract(tab))
-    assert book.retexted_reads == len(steps)
-    diff = same(reads[-1], full(tab))
-    assert diff is None, diff
+    _chain(tab, steps)
 
 
 def test_a_page_grown_to_the_node_cap_is_walked_in_full(tab: Tab, site: SiteServer) -> None:
