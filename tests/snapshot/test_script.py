@@ -313,7 +313,11 @@ def test_a_splice_that_does_not_fit_the_kept_read_is_refused(splices: list[objec
     assert kept is not None
     assert retexted_since(_retexted(nodes=[], flips=[], boxes=[], splices=splices), "w1.abc",
                           kept) is None
-    # (and an update of a node inside a spliced range)
+
+
+def test_an_update_inside_a_spliced_range_is_refused() -> None:
+    kept = quick_read(json.dumps(VALID))
+    assert kept is not None
     assert retexted_since(_retexted(nodes=[], flips=[[1]], boxes=[],
                                     splices=[[[], 1, 2, []]]), "w1.abc", kept) is None
 

@@ -683,7 +683,7 @@
   // a selector that styles what holds the focus (:focus-within); an unreadable sheet: GHAS
   let GFOCUS = false;
   // a selector that reaches an element's siblings by what it is (+, ~, :nth-child(of S));
-  // an unreadable sheet: GHAS
+  // an unreadable sheet counts as one
   let GSIB = false;
   const SIBLINGS = /[+~]|:nth-[\w-]*\([^)]*\bof\b/;
   // the compounds a readable sheet's :hover is part of, and those its validity pseudo-classes
@@ -1618,8 +1618,9 @@
       made.push([same ? nn : k || [], delta, holder, same]);
     }
     [visited, skipped, emitted, cuts.maxTextPerNode, cuts.maxAttr, cuts.maxOptions] = total;
-    // (a shadow root put in, or one met where a wrapper was walked again)
-    if ((xs.size || roots.some((r) => r[1][0] === null)) && W.roots.size) return null;
+    // (a shadow root put in, or one met where nodes take a range's place: a splice's order
+    // is the document's, which a shadow tree has no place in)
+    if ((xs.size || made.some((m) => !m[3])) && W.roots.size) return null;
     // (a page grown to a cap a walk would stop at, outside the subtrees walked again)
     if ((!capped && emitted >= MAX_NODES) || visited >= MAX_VISITED) return null;
     if (reasons.has('maxNodes') || reasons.has('maxVisited') || reasons.has('maxTime') ||
@@ -1685,7 +1686,7 @@
     // first in each parent node (so the places of those before it stand; the host does the
     // same in this order); the other wrappers of that parent node move along
     for (const [wel] of WO) if (!wel.isConnected || inside(wel)) WO.delete(wel);
-    const splices = [];
+    const splices = [], home = new Map();  // (holder -> [parent node, where it starts now])
     for (const [q, list] of byQ) {
       list.sort((a, b) => (a.el.compareDocumentPosition(b.el) & 4 ? 1 : -1));
       for (const x of list) {
@@ -1705,11 +1706,11 @@
           else if (pos & 4) { w[19] += x.delta; w[20] += x.delta; }
         }
       }
-      for (const x of list) {
-        for (const [, e] of nodeOf) if (e[1] === x.holder) e[1] = q;
-        for (const [, w] of wrapOf) if (w[1] === x.holder) { w[1] = q; w[19] += x.at; w[20] += x.at; }
-      }
+      for (const x of list) home.set(x.holder, [q, x.at]);
     }
+    // (what was walked under a holder of its own hangs under the parent node it went to)
+    for (const [, e] of nodeOf) { const h = home.get(e[1]); if (h) e[1] = h[0]; }
+    for (const [, w] of wrapOf) { const h = home.get(w[1]); if (h) { w[1] = h[0]; w[19] += h[1]; w[20] += h[1]; } }
     const fresh = new Set();
     for (let i = 0; i < geo.length; i += 3) fresh.add(geo[i]);
     const g2 = [];

@@ -293,8 +293,9 @@ class _Retexted(BaseModel):
     """Path and new subtree of each node walked again."""
     splices: list[tuple[list[StrictInt], StrictInt, StrictInt, list[Node]]]
     """Path of a node, a range of its children and what takes their place: what an element
-    that was walked but not emitted (a wrapper) gives now, walked again. In the order they
-    are applied; each range is in the children as the last read left them."""
+    that was walked but not emitted (a wrapper), or one now emitted otherwise, gives now,
+    walked again. In the order they are applied; each range is in the children as the last
+    read left them."""
     names: list[tuple[list[StrictInt], str]]
     """Path and new name of each node above them whose name (from its content) changed."""
     flips: list[list[StrictInt]]
@@ -317,6 +318,11 @@ def is_retexted(text: object) -> bool:
     return isinstance(text, str) and text.startswith(_RETEXTED_HEAD)
 
 
+Spliced = dict[tuple[int, ...], list[tuple[int, int, list[Node]]]]
+"""Per node's path, ranges of its children and what takes their place, in the order applied
+(see ``_Retexted.splices``)."""
+
+
 def retexted_since(text: object, token: str, kept: QuickRead) -> tuple[QuickRead, str] | None:
     """``kept`` with the subtrees the document walked again after text was edited in place
     or attributes changed (see ``reread`` in the extractor), and the document's new watch
@@ -331,7 +337,7 @@ def retexted_since(text: object, token: str, kept: QuickRead) -> tuple[QuickRead
             or out.next_ref < kept.next_ref):
         return None
     tree = kept.tree
-    spliced: dict[tuple[int, ...], list[tuple[int, int, list[Node]]]] = {}
+    spliced: Spliced = {}
     for path, start, end, new in out.splices:
         spliced.setdefault(tuple(path), []).append((start, end, new))
     updates = _updates(tree.root, out.flips, [
@@ -345,11 +351,6 @@ def retexted_since(text: object, token: str, kept: QuickRead) -> tuple[QuickRead
         "focused_ref": out.focused_ref, "stats": stats})
     hosts = [(_moved_by(path, spliced), key, cx, cy) for path, key, cx, cy in kept.hosts]
     return QuickRead(moved, out.next_ref, kept.root_missing, hosts), out.watch
-
-
-Spliced = dict[tuple[int, ...], list[tuple[int, int, list[Node]]]]
-"""Per node's path, ranges of its children and what takes their place, in the order applied
-(see ``_Retexted.splices``)."""
 
 
 def _moved_by(path: tuple[int, ...], spliced: Spliced) -> tuple[int, ...]:
