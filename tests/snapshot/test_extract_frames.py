@@ -10,7 +10,7 @@ import pytest
 from webrefs import Tab
 from webrefs.snapshot.extract import ExtractLimits
 
-from tests.helpers.extracting import evaluate, extract, find, find_all, resolve_html
+from tests.helpers.extracting import evaluate, extract, find, find_all, resolve_html, same
 from tests.helpers.server import SiteServer
 
 
@@ -207,6 +207,80 @@ def test_frames_hang_the_same_under_a_quick_read_as_under_the_general_path(
     assert quick.stats.frames == general.stats.frames and quick.frames == general.frames
     assert any(n.frame is not None for n in _nodes(quick.root))
     assert _plain(quick) == _plain(general)
+
+
+# Changes made in one frame of nest-outer.html (main > middle > inner): which of the two child
+# frames may answer that nothing changed, so that their last output is used again.
+FRAME_CHANGES: dict[str, tuple[str, str, set[str]]] = {
+    "nothing": ("main", "", {"middle", "inner"}),
+    "a text edited in the inner frame":
+        ("inner", "document.querySelector('h2').firstChild.data += ' more'", {"middle"}),
+    "a button put in the middle frame": (
+        "middle", "document.body.prepend(Object.assign(document.createElement('button'), "
+        "{textContent: 'New'}))", {"inner"}),
+    # the inner frame's viewport changes with its iframe: it is read again too
+    "the inner frame's iframe made narrower":
+        ("middle", "document.querySelector('iframe').width = 200", set()),
+    # the frames move on the page, their documents do not change
+    "the main page's button made taller":
+        ("main", "document.querySelector('button').style.height = '90px'", {"middle", "inner"}),
+    "the main page scrolled": ("main", "document.body.style.height = '3000px'; "
+                               "scrollTo(0, 120)", {"middle", "inner"}),
+}
+
+
+def _frame_named(tab: Tab, which: str) -> Any:
+    page = tab.core.page
+    if which == "main":
+        return page.main_frame
+    end = {"middle": "nest-middle.html", "inner": "child.html"}[which]
+    return next(f for f in page.frames if f.url.endswith(end))
+
+
+@pytest.mark.parametrize("what", list(FRAME_CHANGES))
+def test_a_child_frame_nothing_changed_in_is_not_walked_again(
+    tab: Tab, site: SiteServer, what: str
+) -> None:
+    """A child frame whose document answers that nothing changed since its last read gives
+    that read's output again (only its text is kept: any other answer is a full read of it);
+    the page then reads as a full read does, node by node, wherever the frame moved."""
+    where, script, reused = FRAME_CHANGES[what]
+    tab.goto(site.url("/extract/nest-outer.html"))
+    _wait_frames(tab, 3)
+    extract(tab)
+    extract(tab)  # (frames shown once are read alongside their parents)
+    book = tab.core.refs
+    if script:
+        frame = _frame_named(tab, where)
+        tab.runner.run(tab.core.call("evaluating", lambda: frame.evaluate(script)))
+    kept = {which: book.kept[_frame_named(tab, which)][0] for which in ("middle", "inner")}
+    before = book.unchanged_frame_reads
+    got = extract(tab)
+    assert book.unchanged_frame_reads - before == len(reused)
+    for which in ("middle", "inner"):  # a frame used again keeps its token, one read gets a new
+        assert (book.kept[_frame_named(tab, which)][0] == kept[which]) == (which in reused)
+    book.kept.clear()
+    assert same(got, extract(tab)) is None
+
+
+def test_a_cross_origin_frame_nothing_changed_in_is_not_walked_again(
+    tab: Tab, site: SiteServer, other_site: SiteServer
+) -> None:
+    child = other_site.url("/extract/child.html")
+    tab.goto(site.url("/extract/cross.html#" + quote(child, safe="")))
+    _wait_frames(tab, 2)
+    first = extract(tab)
+    book = tab.core.refs
+    before = book.unchanged_frame_reads
+    assert same(extract(tab), first) is None
+    assert book.unchanged_frame_reads == before + 1
+    frame = tab.core.page.frames[1]
+    tab.runner.run(tab.core.call("evaluating", lambda: frame.evaluate(
+        "document.getElementById('fb').textContent = 'Renamed'")))
+    got = extract(tab)
+    assert book.unchanged_frame_reads == before + 1
+    assert find(got, role="button", name="Renamed").ref == find(first, role="button",
+                                                                  name="Frame button").ref
 
 
 def _nodes(node: Any) -> list[Any]:

@@ -819,3 +819,33 @@ def test_a_sheet_of_another_origin_that_did_not_load_sets_nothing(
         assert book.full_reads == before + (not partial), f"turn {turn}"
         diff = same(got, full(tab))
         assert diff is None, f"turn {turn}: {diff}"
+
+
+
+def test_an_element_hidden_is_walked_alone_where_its_parent_keeps_an_area(
+        tab: Tab, site: SiteServer) -> None:
+    """Each element of a page of many structures (lists, a table, a label, a link's and a
+    button's content, flex and grid boxes, a box with a pointer cursor, ...) hidden and shown
+    again, one at a time: each read is what a full read gives. An element walked at the last
+    read is walked again alone, its parent not, where that parent still has an area and no
+    pointer cursor; so the element right under what holds the whole page is read around it
+    once hidden. Walked in full: that element shown again (not walked at the last read: from
+    its parent, the whole page) and a table's only row (hidden or shown)."""
+    tab.goto(site.url("/extract/hides.html"))
+    extract(tab)
+    book = tab.core.refs
+    names = evaluate(tab, "[...document.querySelectorAll('[data-hide]')]"
+                          ".map((e) => e.dataset.hide)")
+    walked_in_full = set()
+    for name in names:
+        for turn in ("hidden", "shown"):
+            before = book.retexted_reads
+            evaluate(tab, "(n) => { const e = document.querySelector(`[data-hide='${n}']`);"
+                          " e.style.display = e.style.display ? '' : 'none'; }", name)
+            got = extract(tab)
+            if book.retexted_reads == before:
+                walked_in_full.add((name, turn))
+            diff = same(got, full(tab))
+            assert diff is None, f"{name} {turn}: {diff}"
+    assert walked_in_full == {("under-main", "shown"), ("only-row", "hidden"),
+                              ("only-row", "shown")}

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -38,6 +39,7 @@ from ..errors import (
 from ..models import FrameInfo, PageTree
 from .script import (
     QuickRead,
+    answered_unchanged,
     is_rescrolled,
     is_retexted,
     load_frame_json,
@@ -131,6 +133,8 @@ class _FrameRead:
     rescrolled: bool = False
     """The document answered that only its scroll changed since the last read: the kept
     tree, moved (see :func:`~.script.rescrolled_since`)."""
+    text: str | None = None
+    """A child frame's output read into ``data`` (kept for its next read)."""
     retexted: bool = False
     """The document answered that only text was edited in place, or attributes changed,
     since the last read: the kept tree with the subtrees it walked again (see
@@ -175,9 +179,11 @@ async def extract_page(
             "registryKey": book.registry_key,
             "capSlack": limits.cap_slack,
         }
-        kept = book.kept.pop(r.frame, None) if is_main else None
+        kept = book.kept.pop(r.frame, None)
         if kept is not None:
             opts["since"] = kept[0]
+            if not is_main:
+                opts["partial"] = False  # (only the text of its output is kept)
         timeout = (limits.main_timeout_s if is_main
                    else min(limits.frame_timeout_s, ends - clock()))
         if timeout < 0.05:
@@ -185,6 +191,10 @@ async def extract_page(
             return
         await _read_frame(r, book.world, opts, timeout, root_selector if is_main else None,
                           quick_ok=is_main, kept=kept)
+        if not is_main and r.text is not None:
+            book.unchanged_frame_reads += r.reused
+            if r.token is not None:
+                book.kept[r.frame] = (r.token, r.text)
         if is_main and r.quick is not None:
             if r.reused:
                 book.unchanged_reads += 1
@@ -260,38 +270,50 @@ async def extract_page(
 async def _read_frame(
     r: _FrameRead, world: World, opts: dict[str, Any], timeout: float,
     root_selector: str | None, quick_ok: bool = False,
-    kept: tuple[str, QuickRead] | None = None,
+    kept: tuple[str, QuickRead | str] | None = None,
 ) -> None:
     """Run the extractor in one frame; child frame failures are kept in ``r.error``.
     ``quick_ok``: the main frame's output is read straight into a tree (its iframe nodes are
     rebuilt once the frames under them are read, see :func:`_hang`); a child frame's is read
-    into dicts, which stitching changes in place."""
+    into dicts, which stitching changes in place (so what is kept of it is its text, read
+    again when its document answers that nothing changed)."""
     is_main = r.frame.parent_frame is None
     try:
         text = await world.extract(r.frame, opts, timeout)
-        if kept is not None:  # (the main frame's only)
-            same = unchanged_since(text, kept[0], kept[1])
+        ms = None
+        token, last = kept if kept is not None else ("", None)
+        if isinstance(last, str):
+            ms = answered_unchanged(text, token)
+            if ms is not None:
+                text, r.reused = last, True
+        elif last is not None:
+            same = unchanged_since(text, token, last)
             if same is not None:
-                r.quick, r.token, r.reused = same, kept[0], True
+                r.quick, r.token, r.reused = same, token, True
                 return
             if is_rescrolled(text):
-                moved = rescrolled_since(text, kept[0], kept[1])
+                moved = rescrolled_since(text, token, last)
                 if moved is not None:
                     (r.quick, r.token), r.rescrolled = moved, True
                     return
                 # an answer that does not fit what is kept: walk it all
                 text = await world.extract(r.frame, {**opts, "since": None}, timeout)
             elif is_retexted(text):
-                edited = retexted_since(text, kept[0], kept[1])
+                edited = retexted_since(text, token, last)
                 if edited is not None and _foreign_ref_in(
                         edited[0].tree, edited[0].next_ref, r.prefix, int(opts["nextRef"])) is None:
                     (r.quick, r.token), r.retexted = edited, True
                     return
                 text = await world.extract(r.frame, {**opts, "since": None}, timeout)
         quick = quick_read(text, frames_ok=True) if quick_ok else None
-        if quick is not None:
-            r.token = watch_token(text)
+        if quick is not None or not is_main:
+            r.token = watch_token(text) if isinstance(text, str) else None
         data = load_frame_json(text) if quick is None else None
+        if data is not None and not is_main:
+            r.text = text
+            stats = data.get("stats")
+            if ms is not None and not math.isnan(ms) and isinstance(stats, dict):
+                stats["jsTimeMs"] = ms  # (this read's, not the kept one's)
         start = int(opts["nextRef"])
         foreign = (_foreign_ref_in(quick.tree, quick.next_ref, r.prefix, start)
                    if quick is not None else _foreign_ref(data or {}, r.prefix, start))

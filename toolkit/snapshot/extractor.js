@@ -40,6 +40,9 @@
  *                   the last output with the nodes at the `nodes` paths replaced ([path,
  *                   node] each), the names at the `names` paths ([path, name]), and flips,
  *                   boxes, document, focusedRef, nextRef and stats as given (null)
+ *   partial         false: with `since`, answer "unchanged" or give a full output, never a
+ *                   rescrolled or retexted answer (for a host that keeps only the last
+ *                   output's text, as of child frames) (true)
  *
  * Output object:
  *   version      2
@@ -417,8 +420,9 @@
     if (pageMoved()) same = false;  // (asked every time: the asking resets it)
     const edited = W.texts.size > 0 || W.attrs.size > 0 || hovers.size > 0;
     if (same && !scrolled && !edited) return JSON.stringify({ version: 2, unchanged: W.token, jsTimeMs: performance.now() - t0 });
-    if (same && edited && !scrolled && W.last) retext = true;  // (read once the walk is set up)
-    const moved = same && !edited && W.last ? rescroll(o.since) : null;
+    const partial = o.partial !== false && W.last;
+    if (same && edited && !scrolled && partial) retext = true;  // (read once the walk is set up)
+    const moved = same && !edited && partial ? rescroll(o.since) : null;
     if (moved) return moved;
   }
   const forget = () => {
@@ -1401,9 +1405,8 @@
   // walk walked nearest above each edit, emitted or a wrapper, is walked again, with what it
   // was walked with (from the text's parent when that is an inline element its own parent
   // may fold into its text; from an element's parent for its attributes, or from the
-  // element itself where no sheet reaches its siblings: see startOf), and so is every
-  // element the edited part, or what holds it, names or describes (a label's control,
-  // aria-labelledby, aria-describedby), and every element a label or a referred element in
+  // element itself: see startOf), and so is every element the edited part, or what holds
+  // it, names or describes (a label's control, aria-labelledby, aria-describedby), and every element a label or a referred element in
   // a changed, put in or taken out element names or describes. Every other box the last
   // walk measured is measured again: each must be unchanged, or have moved or resized with
   // every decision made on it standing (over 1 px each way, on the page, in the viewport if
@@ -1477,7 +1480,7 @@
       if (!from(s)) return null;
     }
     // An element whose attributes changed is walked again from its parent (selectors reach
-    // its subtree and its siblings'). Only where no style sheet may match upwards (:has),
+    // its subtree and its siblings'), or alone (see startOf). Only where no style sheet may match upwards (:has),
     // the walk went into no shadow root (a host's style may look into its light tree), the
     // element is an HTML one of the document's own tree (whose sheets are the ones read),
     // and nothing in it names or describes another (a label, an element referred to: hiding
@@ -1512,12 +1515,18 @@
       for (const y of x.querySelectorAll(referred)) if (!namesOthers(y, at)) return false;
       return true;
     };
-    // (walked again from the element itself where it was emitted and is still shown, no
-    // sheet reaches its siblings by what it is, and its parent may not now fold it into its
-    // text; else from its parent: an element hidden may leave its parent of no size, a
-    // wrapper walked again may leave it empty)
-    const startOf = (x) => GSIB || !old.has(x) || (INLINE.has(x.localName) && x.firstElementChild === null) ||
-      win.getComputedStyle(x).display === 'none' ? up(x) : x;
+    // (walked again alone where it was walked, emitted or a wrapper, no sheet reaches its
+    // siblings by what it is, its parent may not now fold it into its text, and its parent
+    // has an area and no pointer cursor; else from its parent: an element hidden or emptied
+    // may leave its parent of no size, which changes what the walk made of it, and a box
+    // that hands its click on is made of its children)
+    const keeps = (p) => {
+      if (!p) return false;
+      const r = p.getBoundingClientRect();
+      return r.width > 0 && r.height > 0 && win.getComputedStyle(p).cursor !== 'pointer';
+    };
+    const startOf = (x) => GSIB || !(old.has(x) || wraps.has(x)) ||
+      (INLINE.has(x.localName) && x.firstElementChild === null) || !keeps(up(x)) ? up(x) : x;
     for (const x of xs) {
       if (!x.isConnected || x.getRootNode() !== doc || x.namespaceURI !== 'http://www.w3.org/1999/xhtml' ||
           !within(x, doc) || !naming(x) || !from(startOf(x))) return null;

@@ -117,9 +117,10 @@ class RefBook:
         self.frames_shown: set[Frame] = set()
         """Child frames whose content the last read of the page showed (the next read reads
         them alongside their parents, as they are most likely shown again)."""
-        self.kept: dict[Frame, tuple[str, QuickRead]] = {}
-        """The main frame's last full read, by frame: the watch token its document gave it
-        and what it was read into (a ``QuickRead``), for a read that finds nothing changed."""
+        self.kept: dict[Frame, tuple[str, QuickRead | str]] = {}
+        """Each frame's last read, by frame: the watch token its document gave it and what it
+        was read into (the main frame: a ``QuickRead``; a child frame: the output's text), for
+        a read that finds nothing changed. Clearing it makes the next read a full one."""
         self.unchanged_reads = 0
         """Reads of the main frame that the document answered as unchanged."""
         self.rescrolled_reads = 0
@@ -131,6 +132,9 @@ class RefBook:
         again)."""
         self.full_reads = 0
         """Reads of the main frame that walked its document."""
+        self.unchanged_frame_reads = 0
+        """Reads of child frames that their documents answered as unchanged (a child frame
+        is read in full otherwise)."""
 
     # -- frames ------------------------------------------------------------------------------
     def prefix_for(self, frame: Frame, main: Frame) -> str:
@@ -160,6 +164,7 @@ class RefBook:
             self._frame_of.pop(prefix, None)
             self.frame_keys.pop(frame, None)
             self.frames_shown.discard(frame)
+            self.kept.pop(frame, None)
 
     def forget_documents(self) -> None:
         """The page was replaced (crash): drop frame objects; counters keep counting."""

@@ -8,6 +8,7 @@ A host that is not Playwright (a mobile WebView, a browser extension) evaluates
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
@@ -207,9 +208,9 @@ def watch_token(text: str) -> str | None:
     return found.group(1) if found else None
 
 
-def unchanged_since(text: object, token: str, kept: QuickRead) -> QuickRead | None:
-    """``kept`` again, with this read's in-page time, when ``text`` is the extractor's answer
-    that nothing changed since the read of ``token``; else ``None``."""
+def answered_unchanged(text: object, token: str) -> float | None:
+    """The in-page time of ``text`` when it is the extractor's answer that nothing changed
+    since the read of ``token`` (``nan`` when it gives none); else ``None``."""
     if not isinstance(text, str) or not text.startswith(_UNCHANGED_HEAD) or len(text) > 200:
         return None
     try:
@@ -219,9 +220,18 @@ def unchanged_since(text: object, token: str, kept: QuickRead) -> QuickRead | No
     if not isinstance(data, dict) or data.get("unchanged") != token:
         return None
     ms = data.get("jsTimeMs")
+    return float(ms) if isinstance(ms, (int, float)) and not isinstance(ms, bool) else math.nan
+
+
+def unchanged_since(text: object, token: str, kept: QuickRead) -> QuickRead | None:
+    """``kept`` again, with this read's in-page time, when ``text`` is the extractor's answer
+    that nothing changed since the read of ``token``; else ``None``."""
+    ms = answered_unchanged(text, token)
+    if ms is None:
+        return None
     stats = kept.tree.stats
-    if isinstance(ms, (int, float)) and not isinstance(ms, bool):
-        stats = stats.model_copy(update={"js_time_ms": float(ms)})
+    if not math.isnan(ms):
+        stats = stats.model_copy(update={"js_time_ms": ms})
     tree = kept.tree.model_copy(update={"stats": stats})
     return QuickRead(tree, kept.next_ref, kept.root_missing, kept.hosts)
 
