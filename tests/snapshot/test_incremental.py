@@ -849,3 +849,86 @@ def test_an_element_hidden_is_walked_alone_where_its_parent_keeps_an_area(
             assert diff is None, f"{name} {turn}: {diff}"
     assert walked_in_full == {("under-main", "shown"), ("only-row", "hidden"),
                               ("only-row", "shown")}
+
+
+def _put(make: str, where: str, how: str) -> str:
+    """A script that puts ``make`` in (``how``: after, before, append, prepend ``where``)."""
+    return (f"(() => {{ const t = document.createElement('template'); t.innerHTML = {make!r}; "
+            f"for (const e of t.content.children) e.dataset.made = ''; "
+            f"document.querySelector({where!r}).{how}(...t.content.childNodes); }})()")
+
+
+_TAKE_OUT = "document.querySelectorAll('[data-made]').forEach((e) => e.remove())"
+
+# what is put in, where, and whether the read after it and the read after it is taken out
+# again are read around the change (else walked in full: what holds it holds most of the
+# page, and taking an element out still walks what held it)
+INSERTS: dict[str, tuple[str, bool, bool]] = {
+    "a paragraph after a paragraph":
+        (_put("<p>New, with <a href='#n'>a link</a>.</p>", "#p1", "after"), True, False),
+    "a paragraph first in what holds the page":
+        (_put("<p>New first.</p>", "#body", "prepend"), True, False),
+    "a paragraph last in what holds the page":
+        (_put("<p>New last.</p>", "#body", "append"), True, False),
+    "a part between two wrappers":
+        (_put("<div><p>Between.</p><button>New</button></div>", "#w1", "after"), True, False),
+    "an item first in a list": (_put("<li>New first item</li>", "#list", "prepend"), True, True),
+    "an item last in a list": (_put("<li>New last item</li>", "#list", "append"), True, True),
+    "a paragraph after one not shown":
+        (_put("<p>After the hidden one.</p>", "#shown", "before"), True, True),
+    "a paragraph right after words (they may run on)":
+        (_put("<p>After words.</p>", "#after-words", "before"), True, True),
+    "two paragraphs at once":
+        (_put("<p>One new.</p><p>Two new.</p>", "#p2", "after"), False, False),
+    "an inline element (it may be folded into a text)":
+        (_put("<b>bold</b>", "#p2", "after"), False, False),
+    "a label for a field elsewhere":
+        (_put("<label for='far'>Now named here</label>", "#p2", "after"), True, False),
+    "a paragraph in a box with a pointer cursor":
+        (_put("<p>Ticked.</p>", "#tick", "append"), True, True),
+}
+
+
+def _in_and_out(tab: Tab, url: str, script: str, partial: tuple[bool, bool]) -> None:
+    tab.goto(url)
+    extract(tab)
+    book = tab.core.refs
+    for turn, (change, alone) in enumerate(zip((script, _TAKE_OUT), partial, strict=True)):
+        before = book.retexted_reads
+        evaluate(tab, change)
+        got = extract(tab)
+        diff = same(got, full(tab))
+        assert diff is None, f"turn {turn}: {diff}"
+        assert book.retexted_reads == before + alone, f"turn {turn}"
+
+
+@pytest.mark.parametrize("what", list(INSERTS))
+def test_an_element_put_in_is_walked_alone_into_its_place(
+        tab: Tab, site: SiteServer, what: str) -> None:
+    """An element put in, alone in its parent, is walked alone (with the context its walked
+    siblings got) into its place among its parent node's children, and the host's tree is
+    what a full read gives: also under what holds most of the page, where walking the parent
+    costs a whole walk. What may change more than its own nodes (two put in at once, an
+    inline element a text may take in) reads its parent as changed; a label put in walks what
+    it names too. Taken out again, it is read as a change of its parent."""
+    script, put_in, taken_out = INSERTS[what]
+    _in_and_out(tab, site.url("/extract/inserts.html"), script, (put_in, taken_out))
+
+
+def test_an_element_put_in_where_a_rule_styles_elements_by_their_place_walks_its_parent(
+        tab: Tab, site: SiteServer) -> None:
+    """With ``li:first-child { display: none }``, an item put in first shows the item that was
+    first: the list is walked again (it holds little of the page: read around it), and the
+    read is what a full read gives."""
+    _in_and_out(tab, site.url("/extract/inserts.html?pos"),
+                INSERTS["an item first in a list"][0], (True, True))
+
+
+def test_elements_put_in_follow_one_another(tab: Tab, site: SiteServer) -> None:
+    tab.goto(site.url("/extract/inserts.html"))
+    extract(tab)
+    _chain(tab, [INSERTS[what][0] for what in (
+        "a paragraph after a paragraph", "a part between two wrappers",
+        "a paragraph last in what holds the page", "an item first in a list",
+        "a paragraph first in what holds the page", "an item first in a list",
+        "a paragraph after a paragraph")])

@@ -219,7 +219,13 @@
             !UNREAD.has(t.localName) && !t.closest('datalist,map') && W.gone.length < 500 &&
             kin(r, t)) {
           // (read as a change of the element that holds them; what was taken out is looked
-          // at again for what names or describes another)
+          // at again for what names or describes another; elements only put in, as such:
+          // each may be walked alone into its place, see reread)
+          if (!r.removedNodes.length && W.adds.length < 50 &&
+              ![...r.addedNodes].some((x) => x.nodeType === 3 && LIT.test(x.data))) {
+            for (const x of r.addedNodes) if (x.nodeType === 1) W.adds.push(x);
+            continue;
+          }
           W.attrs.add(t);
           for (const x of r.removedNodes) if (x.nodeType === 1) W.gone.push(x);
           continue;
@@ -229,7 +235,7 @@
       }
     };
     W = { doc, dirty: true, n: 0, roots: new Set(), sc: [], mo: new MutationObserver(note), note,
-      texts: new Set(), attrs: new Set(), fielded: false, gone: [], last: null, geo: [], boxed: [], framed: [], nodeOf: new Map(), wrapOf: new Map(), counts: null,
+      texts: new Set(), attrs: new Set(), fielded: false, gone: [], adds: [], last: null, geo: [], boxed: [], framed: [], nodeOf: new Map(), wrapOf: new Map(), counts: null,
       media: MEDIA.map((q) => win.matchMedia(q)),
       fields: [...FIELD].map((t) => doc.getElementsByTagName(t)) };
     // (the page's own scroll is in the state list: a read after it alone reads the geometry)
@@ -418,7 +424,7 @@
       }
     }
     if (pageMoved()) same = false;  // (asked every time: the asking resets it)
-    const edited = W.texts.size > 0 || W.attrs.size > 0 || hovers.size > 0;
+    const edited = W.texts.size > 0 || W.attrs.size > 0 || W.adds.length > 0 || hovers.size > 0;
     if (same && !scrolled && !edited) return JSON.stringify({ version: 2, unchanged: W.token, jsTimeMs: performance.now() - t0 });
     const partial = o.partial !== false && W.last;
     if (same && edited && !scrolled && partial) retext = true;  // (read once the walk is set up)
@@ -689,7 +695,10 @@
   // a selector that reaches an element's siblings by what it is (+, ~, :nth-child(of S));
   // an unreadable sheet counts as one
   let GSIB = false;
-  const SIBLINGS = /[+~]|:nth-[\w-]*\([^)]*\bof\b/;
+  // a selector that styles an element by its place among its siblings, or :empty; an
+  // unreadable sheet counts as one
+  let GPOS = false;
+  const SIBLINGS = /[+~]|:nth-[\w-]*\([^)]*\bof\b/, PLACES = /:(?:first-|last-|only-|nth-)|:empty\b/;
   // the compounds a readable sheet's :hover is part of, and those its validity pseudo-classes
   // are part of but a field's own (what may hold a field: `form` of `form:invalid`, as a
   // field's value reaches up to it); '' for one that may be any element (the class alone,
@@ -715,11 +724,11 @@
     let m = genMemo.get(sh);
     const top = m && m[0] < 0 ? null : rulesOf(sh);  // (an unreadable sheet stays so)
     if (!top) {
-      if (!m) { const any = anyGen(sh); genMemo.set(sh, m = [-1, any ? ['*', G_ALL] : [], any, false, [], [], any]); }
+      if (!m) { const any = anyGen(sh); genMemo.set(sh, m = [-1, any ? ['*', G_ALL] : [], any, false, [], [], any, any]); }
     } else if (!m || m[0] !== top.length) {
       const keys = [];
       let has = false;  // a selector that may match upwards (:has), or a sheet that may hold one
-      let focus = false, sib = false;
+      let focus = false, sib = false, pos = false;
       const hover = new Set(), valid = new Set();
       for (const st = [top]; st.length;) {
         for (const r of st.pop()) {
@@ -728,6 +737,7 @@
             if (!has && sx.includes(':has(')) has = true;
             if (sx.includes(':hover')) for (const h of sx.matchAll(HOVER)) hover.add(h[1]);
             if (!focus && sx.includes(':focus-within')) focus = true;
+            if (!pos && PLACES.test(sx)) pos = true;
             // (an attribute's value and a :nth-child's own formula are no combinators)
             if (!sib && SIBLINGS.test(sx.replace(/\[[^\]]*\]/g, '').replace(/:nth-[\w-]*\((?![^)]*\bof\b)[^)]*\)/g, ''))) sib = true;
             if (sx.includes('valid')) {
@@ -747,14 +757,15 @@
           if (r.styleSheet) {  // @import
             const sub = rulesOf(r.styleSheet);
             if (sub) st.push(sub);
-            else if (anyGen(r.styleSheet)) { keys.push('*', G_ALL); has = true; sib = true; }
+            else if (anyGen(r.styleSheet)) { keys.push('*', G_ALL); has = true; sib = true; pos = true; }
           }
         }
       }
-      genMemo.set(sh, m = [top.length, keys, has, focus, [...valid], [...hover], sib]);
+      genMemo.set(sh, m = [top.length, keys, has, focus, [...valid], [...hover], sib, pos]);
     }
     if (m[2]) GHAS = true;
     if (m[6]) GSIB = true;
+    if (m[7]) GPOS = true;
     if (m[3]) GFOCUS = true;
     for (const v of m[4]) VALIDS.add(v);
     for (const h of m[5]) HOVERS.add(h);
@@ -1485,7 +1496,8 @@
     // element is an HTML one of the document's own tree (whose sheets are the ones read),
     // and nothing in it names or describes another (a label, an element referred to: hiding
     // it changes what that name reads).
-    if (xs.size && (GHAS || W.roots.size || doc.querySelector('[aria-owns]'))) return null;
+    const adds = W.adds.filter((x) => x.isConnected && x.parentNode && x.parentNode.nodeType === 1);
+    if ((xs.size || adds.length) && (GHAS || W.roots.size || doc.querySelector('[aria-owns]'))) return null;
     // (nor where a sheet styles what holds the focus, when it moved, or may style what holds
     // a field by its validity, when a field's value or attributes changed: its form or an
     // element above it matches a validity compound; or a field was put in or taken out)
@@ -1499,7 +1511,7 @@
       }
     }
     let referred = null;
-    if (xs.size || W.gone.length) {
+    if (xs.size || W.gone.length || adds.length) {
       const ids = [];
       for (const el of doc.querySelectorAll('[aria-labelledby],[aria-describedby]')) {
         for (const id of ((el.getAttribute('aria-labelledby') || '') + ' ' +
@@ -1527,6 +1539,45 @@
     };
     const startOf = (x) => GSIB || !(old.has(x) || wraps.has(x)) ||
       (INLINE.has(x.localName) && x.firstElementChild === null) || !keeps(up(x)) ? up(x) : x;
+    // An element put in, alone in its parent, is walked alone into its place among its
+    // parent node's children (as a wrapper that gave nothing would be), with the context its
+    // walked siblings got: where no sheet styles an element by its siblings or its place
+    // among them (nor :empty), its parent was walked and keeps an area and no pointer
+    // cursor, it is no inline element (which may be folded into a text), nothing in it was
+    // walked before, and a walked sibling before it (or, with none, after it) is met with
+    // no text or inline element between, whose nodes it goes after (or before); else its
+    // parent is read as changed.
+    const blank = (k) => k.nodeType === 8 || (k.nodeType === 3 && !NONBLANK_RE.test(k.data));
+    // (the walked sibling nearest before or after x; null where a text or an inline element
+    // comes first, false where none)
+    const beside = (x, prev) => {
+      for (let k = prev ? x.previousSibling : x.nextSibling; k; k = prev ? k.previousSibling : k.nextSibling) {
+        if (blank(k)) continue;
+        if (k.nodeType !== 1) return null;
+        if (old.has(k) || wraps.has(k)) return k;
+        if (INLINE.has(k.localName) || adds.includes(k)) return null;
+      }
+      return false;
+    };
+    const placeOf = (x) => {
+      const t = x.parentNode;
+      if (GSIB || GPOS || adds.some((y) => y !== x && y.parentNode === t) || INLINE.has(x.localName) ||
+          x.namespaceURI !== 'http://www.w3.org/1999/xhtml' || x.getRootNode() !== doc ||
+          !(old.has(t) || wraps.has(t)) || !keeps(t) || old.has(x) || wraps.has(x)) return null;
+      for (const y of x.getElementsByTagName('*')) if (old.has(y) || wraps.has(y)) return null;
+      const a = beside(x, true), b = a === false ? beside(x, false) : a;
+      if (!b) return null;
+      const e = old.get(b) || wraps.get(b), q = e[1], i = e[0] === null ? -1 : (q.children || []).indexOf(e[0]);
+      if (e[13] < 0 || (e[0] === null ? e[20] < 0 : i < 0)) return null;
+      const at = e[0] === null ? (a ? e[20] : e[19]) : (a ? i + 1 : i), c = a ? e.slice(13, 19) : e.slice(7, 13);
+      return [null, q, e[2], e[3], e[4], e[5], false, ...c, ...c, at, at];
+    };
+    for (const x of adds) {
+      const e = placeOf(x);
+      if (!e) xs.add(x.parentNode);
+      else if (!within(x, doc) || !naming(x)) return null;
+      else tops.set(x, e);
+    }
     for (const x of xs) {
       if (!x.isConnected || x.getRootNode() !== doc || x.namespaceURI !== 'http://www.w3.org/1999/xhtml' ||
           !within(x, doc) || !naming(x) || !from(startOf(x))) return null;
@@ -1738,6 +1789,7 @@
     W.attrs = new Set();
     W.fielded = false;
     W.gone = [];
+    W.adds = [];
     seeState();
     W.next = next;
     book.next = next;
@@ -1822,6 +1874,7 @@
       W.attrs = new Set();
       W.fielded = false;
       W.gone = [];
+      W.adds = [];
       W.geo = geo;
       W.boxed = boxed;
       W.framed = framed;
