@@ -886,6 +886,9 @@ INSERTS: dict[str, tuple[str, bool, bool]] = {
         (_put("<label for='far'>Now named here</label>", "#p2", "after"), True, False),
     "a paragraph in a box with a pointer cursor":
         (_put("<p>Ticked.</p>", "#tick", "append"), True, True),
+    # (a list that takes clicks hands them to its items once it holds two)
+    "a second item in a list that takes clicks":
+        (_put("<li>Another choice</li>", "#clicky", "append"), True, True),
 }
 
 

@@ -1542,8 +1542,9 @@
     // An element put in, alone in its parent, is walked alone into its place among its
     // parent node's children (as a wrapper that gave nothing would be), with the context its
     // walked siblings got: where no sheet styles an element by its siblings or its place
-    // among them (nor :empty), its parent was walked and keeps an area and no pointer
-    // cursor, it is no inline element (which may be folded into a text), nothing in it was
+    // among them (nor :empty), its parent was walked, keeps an area and no pointer cursor,
+    // takes no click (a list hands it to its items once it holds two) and is no <details>
+    // (its summary alone shows while closed), it is no inline element (which may be folded into a text), nothing in it was
     // walked before, and a walked sibling before it (or, with none, after it) is met with
     // no text or inline element between, whose nodes it goes after (or before); else its
     // parent is read as changed.
@@ -1563,7 +1564,8 @@
       const t = x.parentNode;
       if (GSIB || GPOS || adds.some((y) => y !== x && y.parentNode === t) || INLINE.has(x.localName) ||
           x.namespaceURI !== 'http://www.w3.org/1999/xhtml' || x.getRootNode() !== doc ||
-          !(old.has(t) || wraps.has(t)) || !keeps(t) || old.has(x) || wraps.has(x)) return null;
+          !(old.has(t) || wraps.has(t)) || !keeps(t) || old.has(x) || wraps.has(x) ||
+          (old.has(t) && old.get(t)[6]) || t.localName === 'details') return null;
       for (const y of x.getElementsByTagName('*')) if (old.has(y) || wraps.has(y)) return null;
       const a = beside(x, true), b = a === false ? beside(x, false) : a;
       if (!b) return null;
