@@ -113,6 +113,8 @@ class _FrameRead:
     frame: Frame
     prefix: str
     data: dict[str, Any] | None = None
+    text: str | None = None
+    """A child frame's output read into ``data`` (kept for its next read)."""
     quick: QuickRead | None = None
     """The output read straight into a tree (a page with one frame), instead of ``data``."""
     error: str | None = None
@@ -133,8 +135,6 @@ class _FrameRead:
     rescrolled: bool = False
     """The document answered that only its scroll changed since the last read: the kept
     tree, moved (see :func:`~.script.rescrolled_since`)."""
-    text: str | None = None
-    """A child frame's output read into ``data`` (kept for its next read)."""
     retexted: bool = False
     """The document answered that only text was edited in place, or attributes changed,
     since the last read: the kept tree with the subtrees it walked again (see

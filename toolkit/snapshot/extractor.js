@@ -1417,8 +1417,9 @@
   // was walked with (from the text's parent when that is an inline element its own parent
   // may fold into its text; from an element's parent for its attributes, or from the
   // element itself: see startOf), and so is every element the edited part, or what holds
-  // it, names or describes (a label's control, aria-labelledby, aria-describedby), and every element a label or a referred element in
-  // a changed, put in or taken out element names or describes. Every other box the last
+  // it, names or describes (a label's control, aria-labelledby, aria-describedby), and
+  // every element a label or a referred element in a changed, put in or taken out element
+  // names or describes. Every other box the last
   // walk measured is measured again: each must be unchanged, or have moved or resized with
   // every decision made on it standing (over 1 px each way, on the page, in the viewport if
   // fixed to it). The emitted nodes above are named again (a name from content). The answer
@@ -1491,8 +1492,8 @@
       if (!from(s)) return null;
     }
     // An element whose attributes changed is walked again from its parent (selectors reach
-    // its subtree and its siblings'), or alone (see startOf). Only where no style sheet may match upwards (:has),
-    // the walk went into no shadow root (a host's style may look into its light tree), the
+    // its subtree and its siblings'), or alone (see startOf). Only where no style sheet may
+    // match upwards (:has), the walk went into no shadow root (a host's style may look into its light tree), the
     // element is an HTML one of the document's own tree (whose sheets are the ones read),
     // and nothing in it names or describes another (a label, an element referred to: hiding
     // it changes what that name reads).
@@ -1544,8 +1545,8 @@
     // walked siblings got: where no sheet styles an element by its siblings or its place
     // among them (nor :empty), its parent was walked, keeps an area and no pointer cursor,
     // takes no click (a list hands it to its items once it holds two) and is no <details>
-    // (its summary alone shows while closed), it is no inline element (which may be folded into a text), nothing in it was
-    // walked before, and a walked sibling before it (or, with none, after it) is met with
+    // (its summary alone shows while closed), it is no inline element (which may be folded
+    // into a text), nothing in it was walked before, and a walked sibling before it (or, with none, after it) is met with
     // no text or inline element between, whose nodes it goes after (or before); else its
     // parent is read as changed.
     const blank = (k) => k.nodeType === 8 || (k.nodeType === 3 && !NONBLANK_RE.test(k.data));
