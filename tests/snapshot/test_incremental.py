@@ -862,16 +862,16 @@ _TAKE_OUT = "document.querySelectorAll('[data-made]').forEach((e) => e.remove())
 
 # what is put in, where, and whether the read after it and the read after it is taken out
 # again are read around the change (else walked in full: what holds it holds most of the
-# page, and taking an element out still walks what held it)
+# page)
 INSERTS: dict[str, tuple[str, bool, bool]] = {
     "a paragraph after a paragraph":
-        (_put("<p>New, with <a href='#n'>a link</a>.</p>", "#p1", "after"), True, False),
+        (_put("<p>New, with <a href='#n'>a link</a>.</p>", "#p1", "after"), True, True),
     "a paragraph first in what holds the page":
-        (_put("<p>New first.</p>", "#body", "prepend"), True, False),
+        (_put("<p>New first.</p>", "#body", "prepend"), True, True),
     "a paragraph last in what holds the page":
-        (_put("<p>New last.</p>", "#body", "append"), True, False),
+        (_put("<p>New last.</p>", "#body", "append"), True, True),
     "a part between two wrappers":
-        (_put("<div><p>Between.</p><button>New</button></div>", "#w1", "after"), True, False),
+        (_put("<div><p>Between.</p><button>New</button></div>", "#w1", "after"), True, True),
     "an item first in a list": (_put("<li>New first item</li>", "#list", "prepend"), True, True),
     "an item last in a list": (_put("<li>New last item</li>", "#list", "append"), True, True),
     "a paragraph after one not shown":
@@ -883,7 +883,7 @@ INSERTS: dict[str, tuple[str, bool, bool]] = {
     "an inline element (it may be folded into a text)":
         (_put("<b>bold</b>", "#p2", "after"), False, False),
     "a label for a field elsewhere":
-        (_put("<label for='far'>Now named here</label>", "#p2", "after"), True, False),
+        (_put("<label for='far'>Now named here</label>", "#p2", "after"), True, True),
     "a paragraph in a box with a pointer cursor":
         (_put("<p>Ticked.</p>", "#tick", "append"), True, True),
     # (a list that takes clicks hands them to its items once it holds two)
@@ -913,7 +913,8 @@ def test_an_element_put_in_is_walked_alone_into_its_place(
     what a full read gives: also under what holds most of the page, where walking the parent
     costs a whole walk. What may change more than its own nodes (two put in at once, an
     inline element a text may take in) reads its parent as changed; a label put in walks what
-    it names too. Taken out again, it is read as a change of its parent."""
+    it names too. Taken out again, it is spliced out alone on the same terms (see
+    test_an_element_taken_out_is_spliced_out_alone)."""
     script, put_in, taken_out = INSERTS[what]
     _in_and_out(tab, site.url("/extract/inserts.html"), script, (put_in, taken_out))
 
@@ -925,6 +926,101 @@ def test_an_element_put_in_where_a_rule_styles_elements_by_their_place_walks_its
     read is what a full read gives."""
     _in_and_out(tab, site.url("/extract/inserts.html?pos"),
                 INSERTS["an item first in a list"][0], (True, True))
+
+
+def _take_out(selector: str) -> str:
+    """A script that takes the element of ``selector`` out and keeps it (and where it was) to
+    be put back by :data:`_PUT_BACK`."""
+    return (f"(() => {{ const e = document.querySelector({selector!r}); window.kept = e; "
+            f"window.keptAt = [e.previousSibling, e.parentNode]; e.remove(); }})()")
+
+
+_PUT_BACK = ("(() => { const [p, t] = window.keptAt; "
+             "t.insertBefore(window.kept, p ? p.nextSibling : t.firstChild); })()")
+
+# an element taken out, then put back where it was: the page (a query), the script that
+# takes it out, and whether the read after each is read around the change (else walked in
+# full: what held it holds most of the page)
+TAKE_OUTS: dict[str, tuple[str, str, bool, bool]] = {
+    "a paragraph": ("", _take_out("#p2"), True, True),
+    "a wrapper with a link": ("", _take_out("#w2"), True, True),
+    "the first element of what holds the page": ("", _take_out("#body > h1"), True, True),
+    "the last element of what holds the page": ("", _take_out("#p6"), True, True),
+    "an item of a list": ("", _take_out("#list > li"), True, True),
+    "the field a label names": ("", _take_out("#far"), True, True),
+    # (two runs of text it stood between may now be one)
+    "a paragraph between words": ("", _take_out("#between"), False, False),
+    # (a list that hands its click to its items takes it itself once it holds one)
+    "an item of a list that takes clicks": ("", _take_out("#clicky2 > li"), True, True),
+    # (taking an element out moves its siblings' places: with p:last-of-type larger, the
+    # paragraph before the last is the last once it is out)
+    "the last paragraph where a rule styles elements by their place":
+        ("?pos", _take_out("#p6"), False, False),
+    "an inline element": ("", _take_out("#p1 > a"), True, True),
+}
+
+
+@pytest.mark.parametrize("what", list(TAKE_OUTS))
+def test_an_element_taken_out_is_spliced_out_alone(tab: Tab, site: SiteServer,
+                                                   what: str) -> None:
+    """An element taken out alone, emitted or a wrapper, is spliced out of its parent node's
+    children with no walk (its parent holds most of the page here), and the host's tree is
+    what a full read gives; put back, it is walked alone into its place. Where its going may
+    change more than its own nodes (two runs of text it stood between, a rule by an
+    element's place among its siblings, an inline element a text held) its parent is read
+    as changed; a list that takes clicks, whose items took them while it held two, is
+    walked again (it holds little of the page)."""
+    page, script, out, back = TAKE_OUTS[what]
+    tab.goto(site.url("/extract/inserts.html" + page))
+    extract(tab)
+    book = tab.core.refs
+    for turn, (change, alone) in enumerate(zip((script, _PUT_BACK), (out, back), strict=True)):
+        before = book.retexted_reads
+        evaluate(tab, change)
+        got = extract(tab)
+        diff = same(got, full(tab))
+        assert diff is None, f"turn {turn}: {diff}"
+        assert book.retexted_reads == before + alone, f"turn {turn}"
+
+
+def test_an_element_moved_within_what_holds_the_page_walks_it(tab: Tab,
+                                                              site: SiteServer) -> None:
+    """Taken out and put back elsewhere before the next read: it is no element taken out
+    (nor one put in: it was walked before), so what holds it is walked, here the page."""
+    tab.goto(site.url("/extract/inserts.html"))
+    extract(tab)
+    book = tab.core.refs
+    for turn, where in enumerate(("#p6", "#p1")):
+        before = book.retexted_reads
+        evaluate(tab, f"document.querySelector({where!r}).after(document.getElementById('p2'))")
+        got = extract(tab)
+        diff = same(got, full(tab))
+        assert diff is None, f"turn {turn}: {diff}"
+        assert book.retexted_reads == before, f"turn {turn}"
+
+
+def test_elements_taken_out_and_put_in_follow_one_another(tab: Tab, site: SiteServer) -> None:
+    tab.goto(site.url("/extract/inserts.html"))
+    extract(tab)
+    _chain(tab, [
+        _take_out("#p2"), _PUT_BACK, _take_out("#w1"), INSERTS["a paragraph after a paragraph"][0],
+        _take_out("#w2"), _take_out("#body > h1"), _TAKE_OUT, _PUT_BACK, _take_out("#p6"),
+        INSERTS["a paragraph last in what holds the page"][0], _take_out("#p1"), _TAKE_OUT])
+
+
+@pytest.mark.parametrize("where", ["#p2", "#w2", "#list"])
+def test_wrappers_beside_an_element_taken_out_keep_their_places(
+        tab: Tab, site: SiteServer, where: str) -> None:
+    """What the wrappers before and after an element taken out gave keeps its place among
+    their parent node's children: each is walked again after it and takes the place of what
+    it gave, with no full read between (a wrapper after it has moved up, one before has
+    not)."""
+    tab.goto(site.url("/extract/inserts.html"))
+    extract(tab)
+    touch = "document.getElementById({!r}).dataset.touched = Math.random()"
+    _chain(tab, [_take_out(where), touch.format("w1"), touch.format("mixed"),
+                 touch.format("hidden-before"), _PUT_BACK, touch.format("w1"),
+                 touch.format("mixed")])
 
 
 def test_elements_put_in_follow_one_another(tab: Tab, site: SiteServer) -> None:

@@ -226,6 +226,15 @@
             for (const x of r.addedNodes) if (x.nodeType === 1) W.adds.push(x);
             continue;
           }
+          // (an element taken out alone, with the siblings it was between: it may be
+          // spliced out alone, see reread)
+          const els = [...r.removedNodes].filter((x) => x.nodeType === 1);
+          if (!r.addedNodes.length && els.length === 1 && W.outs.length < 50 &&
+              ![...r.removedNodes].some((x) => x.nodeType === 3 && LIT.test(x.data))) {
+            W.outs.push([els[0], t, r.previousSibling, r.nextSibling]);
+            W.gone.push(els[0]);
+            continue;
+          }
           W.attrs.add(t);
           for (const x of r.removedNodes) if (x.nodeType === 1) W.gone.push(x);
           continue;
@@ -235,7 +244,7 @@
       }
     };
     W = { doc, dirty: true, n: 0, roots: new Set(), sc: [], mo: new MutationObserver(note), note,
-      texts: new Set(), attrs: new Set(), fielded: false, gone: [], adds: [], last: null, geo: [], boxed: [], framed: [], nodeOf: new Map(), wrapOf: new Map(), counts: null,
+      texts: new Set(), attrs: new Set(), fielded: false, gone: [], adds: [], outs: [], last: null, geo: [], boxed: [], framed: [], nodeOf: new Map(), wrapOf: new Map(), counts: null,
       media: MEDIA.map((q) => win.matchMedia(q)),
       fields: [...FIELD].map((t) => doc.getElementsByTagName(t)) };
     // (the page's own scroll is in the state list: a read after it alone reads the geometry)
@@ -424,7 +433,8 @@
       }
     }
     if (pageMoved()) same = false;  // (asked every time: the asking resets it)
-    const edited = W.texts.size > 0 || W.attrs.size > 0 || W.adds.length > 0 || hovers.size > 0;
+    const edited = W.texts.size > 0 || W.attrs.size > 0 || W.adds.length > 0 || W.outs.length > 0 ||
+      hovers.size > 0;
     if (same && !scrolled && !edited) return JSON.stringify({ version: 2, unchanged: W.token, jsTimeMs: performance.now() - t0 });
     const partial = o.partial !== false && W.last;
     if (same && edited && !scrolled && partial) retext = true;  // (read once the walk is set up)
@@ -1452,9 +1462,12 @@
       if (x === doc.documentElement || x === doc.body || x.localName === 'dialog') return null;
       xs.add(x);
     }
+    // (elements taken out that are spliced out alone: element -> [the parent it was taken
+    // from, the siblings it was between], see spliced)
+    const outs = new Map();
     const up = (x) => {
       const q = x.parentNode;
-      return !q ? null : q.nodeType === 11 ? q.host : q.nodeType === 1 ? q : null;
+      return !q ? (outs.has(x) ? outs.get(x)[0] : null) : q.nodeType === 11 ? q.host : q.nodeType === 1 ? q : null;
     };
     const tops = new Map();
     // (the element nearest above that the last walk walked and emitted, or walked as a
@@ -1498,7 +1511,7 @@
     // and nothing in it names or describes another (a label, an element referred to: hiding
     // it changes what that name reads).
     const adds = W.adds.filter((x) => x.isConnected && x.parentNode && x.parentNode.nodeType === 1);
-    if ((xs.size || adds.length) && (GHAS || W.roots.size || doc.querySelector('[aria-owns]'))) return null;
+    if ((xs.size || adds.length || W.outs.length) && (GHAS || W.roots.size || doc.querySelector('[aria-owns]'))) return null;
     // (nor where a sheet styles what holds the focus, when it moved, or may style what holds
     // a field by its validity, when a field's value or attributes changed: its form or an
     // element above it matches a validity compound; or a field was put in or taken out)
@@ -1552,8 +1565,8 @@
     const blank = (k) => k.nodeType === 8 || (k.nodeType === 3 && !NONBLANK_RE.test(k.data));
     // (the walked sibling nearest before or after x; null where a text or an inline element
     // comes first, false where none)
-    const beside = (x, prev) => {
-      for (let k = prev ? x.previousSibling : x.nextSibling; k; k = prev ? k.previousSibling : k.nextSibling) {
+    const sideOf = (k, prev) => {  // (the same, from k on)
+      for (; k; k = prev ? k.previousSibling : k.nextSibling) {
         if (blank(k)) continue;
         if (k.nodeType !== 1) return null;
         if (old.has(k) || wraps.has(k)) return k;
@@ -1561,6 +1574,7 @@
       }
       return false;
     };
+    const beside = (x, prev) => sideOf(prev ? x.previousSibling : x.nextSibling, prev);
     const placeOf = (x) => {
       const t = x.parentNode;
       if (GSIB || GPOS || adds.some((y) => y !== x && y.parentNode === t) || INLINE.has(x.localName) ||
@@ -1581,6 +1595,28 @@
       else if (!within(x, doc) || !naming(x)) return null;
       else tops.set(x, e);
     }
+    // An element taken out alone is spliced out alone (what it gave, taken from its place
+    // among its parent node's children), on the same terms as one put in, where it was
+    // walked, emitted or as a wrapper, and its parent hands no click to its items; the
+    // siblings it was between are still side by side in its parent, and a walked sibling
+    // that gave nodes is met on one side of it with no text or inline element first (else
+    // two runs of text it stood between may now be one, or its parent may be left empty);
+    // else its parent is read as changed.
+    const spliced = (x, t, p, n) => {
+      const e = old.get(x) || wraps.get(x);
+      if (!e || e[13] < 0 || e[4] === DELEGATE || x.isConnected || !t.isConnected || GSIB || GPOS ||
+          INLINE.has(x.localName) || x.namespaceURI !== 'http://www.w3.org/1999/xhtml' ||
+          t.getRootNode() !== doc || !(old.has(t) || wraps.has(t)) || !keeps(t) ||
+          (old.has(t) && old.get(t)[6]) || t.localName === 'details' ||
+          adds.some((y) => y.parentNode === t) || W.outs.some((o) => o[0] !== x && o[1] === t) ||
+          (p && p.parentNode !== t) || (n && n.parentNode !== t) || (p ? p.nextSibling : t.firstChild) !== n) return false;
+      const gave = (k) => !!k && (old.has(k) || wraps.get(k)[20] > wraps.get(k)[19]);
+      if (!gave(sideOf(p, true)) && !gave(sideOf(n, false))) return false;
+      outs.set(x, [t, p, n]);
+      tops.set(x, e);
+      return true;
+    };
+    for (const [x, t, p, n] of W.outs) if (!spliced(x, t, p, n)) xs.add(t);
     for (const x of xs) {
       if (!x.isConnected || x.getRootNode() !== doc || x.namespaceURI !== 'http://www.w3.org/1999/xhtml' ||
           !within(x, doc) || !naming(x) || !from(startOf(x))) return null;
@@ -1664,8 +1700,10 @@
       [visited, skipped, emitted, cuts.maxTextPerNode, cuts.maxAttr, cuts.maxOptions] =
         total.map((v, j) => e[7 + j] + v - was[j]);
       const c0 = counts();
-      stack.push(e[4], e[3], e[2], e[5], holder, el);
-      walk();
+      if (!outs.has(el)) {  // (one taken out gives nothing now)
+        stack.push(e[4], e[3], e[2], e[5], holder, el);
+        walk();
+      }
       const n = e[0], k = holder.children, nn = k && k.length === 1 ? k[0] : null;
       // (an emitted element emitted the same way again takes its old node's place; what a
       // wrapper now gives, or an element now emitted otherwise, any number of nodes, takes
@@ -1712,6 +1750,9 @@
     for (const r in cuts) {
       if (cuts[r] > 0 && !order.includes(r)) { if (order.length) return null; order.push(r); }
     }
+    // (two taken out from one parent node: where each was among the other is not kept)
+    const outQ = roots.filter((r) => outs.has(r[0])).map((r) => r[1][1]);
+    if (new Set(outQ).size < outQ.length) return null;
     // ---- it stands: the kept output and measures take it in
     const nodes = [], WO = W.wrapOf, byQ = new Map();  // (parent node -> what wrappers gave)
     roots.forEach(([el, e, path], j) => {
@@ -1749,9 +1790,23 @@
     // first in each parent node (so the places of those before it stand; the host does the
     // same in this order); the other wrappers of that parent node move along
     for (const [wel] of WO) if (!wel.isConnected || inside(wel)) WO.delete(wel);
+    // (where y is from x, as compareDocumentPosition says, x or y one taken out: where it
+    // was, between the siblings it was taken from; ancestors contain it)
+    const cmp = (x, y) => {
+      if (!outs.has(x)) {
+        if (!outs.has(y)) return x.compareDocumentPosition(y);
+        const r = cmp(y, x);
+        return (r & 2 ? 4 : 0) | (r & 4 ? 2 : 0) | (r & 8 ? 16 : 0) | (r & 16 ? 8 : 0);
+      }
+      const [t, p, n] = outs.get(x);
+      if (y === t || y.contains(t)) return 10;
+      if (p) return y === p || p.contains(y) || !(p.compareDocumentPosition(y) & 4) ? 2 : 4;
+      if (n) return y === n || n.contains(y) || !(n.compareDocumentPosition(y) & 2) ? 4 : 2;
+      return t.compareDocumentPosition(y) & 4 ? 4 : 2;
+    };
     const splices = [], home = new Map();  // (holder -> [parent node, where it starts now])
     for (const [q, list] of byQ) {
-      list.sort((a, b) => (a.el.compareDocumentPosition(b.el) & 4 ? 1 : -1));
+      list.sort((a, b) => (cmp(a.el, b.el) & 4 ? 1 : -1));
       for (const x of list) {
         x.delta = x.kids.length - (x.end - x.start);
         if (x.kids.length || q.children) (q.children || (q.children = [])).splice(x.start, x.end - x.start, ...x.kids);
@@ -1759,12 +1814,12 @@
       }
       for (const x of list) {  // (where what it gave starts now)
         x.at = x.start;
-        for (const y of list) if (x.el.compareDocumentPosition(y.el) & 2) x.at += y.delta;
+        for (const y of list) if (cmp(x.el, y.el) & 2) x.at += y.delta;
       }
       for (const [wel, w] of WO) {
         if (w[1] !== q) continue;
         for (const x of list) {
-          const pos = x.el.compareDocumentPosition(wel);
+          const pos = cmp(x.el, wel);
           if (pos & 8) w[20] += x.delta;
           else if (pos & 4) { w[19] += x.delta; w[20] += x.delta; }
         }
@@ -1793,6 +1848,7 @@
     W.fielded = false;
     W.gone = [];
     W.adds = [];
+    W.outs = [];
     seeState();
     W.next = next;
     book.next = next;
@@ -1878,6 +1934,7 @@
       W.fielded = false;
       W.gone = [];
       W.adds = [];
+      W.outs = [];
       W.geo = geo;
       W.boxed = boxed;
       W.framed = framed;

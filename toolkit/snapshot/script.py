@@ -38,10 +38,14 @@ def extractor_script() -> str:
 
 @lru_cache(maxsize=1)
 def script_body() -> str:
-    """The function expression without its leading doc comment (what Playwright evaluates)."""
+    """The function expression without its leading doc comment and its comment lines (what
+    is evaluated in every frame). A line whose text starts with ``//`` is a comment: the
+    extractor has no string or template literal that spans lines."""
     text = extractor_script()
     start = text.find("*/")
-    return text[start + 2 :].strip() if text.lstrip().startswith("/*") and start >= 0 else text
+    if text.lstrip().startswith("/*") and start >= 0:
+        text = text[start + 2 :].strip()
+    return "\n".join(line for line in text.split("\n") if not line.lstrip().startswith("//"))
 
 
 def load_frame_json(text: str) -> dict[str, Any]:
