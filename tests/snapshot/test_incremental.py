@@ -892,11 +892,14 @@ INSERTS: dict[str, tuple[str, bool, bool]] = {
 }
 
 
-def _in_and_out(tab: Tab, url: str, script: str, partial: tuple[bool, bool]) -> None:
+def _in_and_out(tab: Tab, url: str, script: str, partial: tuple[bool, bool],
+                back: str = _TAKE_OUT) -> None:
+    """``script`` then ``back`` run on ``url``, each read compared with a full read and
+    counted as partial or not as ``partial`` says."""
     tab.goto(url)
     extract(tab)
     book = tab.core.refs
-    for turn, (change, alone) in enumerate(zip((script, _TAKE_OUT), partial, strict=True)):
+    for turn, (change, alone) in enumerate(zip((script, back), partial, strict=True)):
         before = book.retexted_reads
         evaluate(tab, change)
         got = extract(tab)
@@ -971,16 +974,7 @@ def test_an_element_taken_out_is_spliced_out_alone(tab: Tab, site: SiteServer,
     as changed; a list that takes clicks, whose items took them while it held two, is
     walked again (it holds little of the page)."""
     page, script, out, back = TAKE_OUTS[what]
-    tab.goto(site.url("/extract/inserts.html" + page))
-    extract(tab)
-    book = tab.core.refs
-    for turn, (change, alone) in enumerate(zip((script, _PUT_BACK), (out, back), strict=True)):
-        before = book.retexted_reads
-        evaluate(tab, change)
-        got = extract(tab)
-        diff = same(got, full(tab))
-        assert diff is None, f"turn {turn}: {diff}"
-        assert book.retexted_reads == before + alone, f"turn {turn}"
+    _in_and_out(tab, site.url("/extract/inserts.html" + page), script, (out, back), _PUT_BACK)
 
 
 def test_an_element_moved_within_what_holds_the_page_walks_it(tab: Tab,
