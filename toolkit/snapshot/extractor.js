@@ -1575,12 +1575,13 @@
       return false;
     };
     const beside = (x, prev) => sideOf(prev ? x.previousSibling : x.nextSibling, prev);
+    // (the terms x, put in or taken out of t, is walked or spliced alone on, but its place)
+    const aloneIn = (x, t) => !(GSIB || GPOS || INLINE.has(x.localName) ||
+      x.namespaceURI !== 'http://www.w3.org/1999/xhtml' || t.getRootNode() !== doc ||
+      !(old.has(t) || wraps.has(t)) || !keeps(t) || (old.has(t) && old.get(t)[6]) || t.localName === 'details');
     const placeOf = (x) => {
       const t = x.parentNode;
-      if (GSIB || GPOS || adds.some((y) => y !== x && y.parentNode === t) || INLINE.has(x.localName) ||
-          x.namespaceURI !== 'http://www.w3.org/1999/xhtml' || x.getRootNode() !== doc ||
-          !(old.has(t) || wraps.has(t)) || !keeps(t) || old.has(x) || wraps.has(x) ||
-          (old.has(t) && old.get(t)[6]) || t.localName === 'details') return null;
+      if (!aloneIn(x, t) || adds.some((y) => y !== x && y.parentNode === t) || old.has(x) || wraps.has(x)) return null;
       for (const y of x.getElementsByTagName('*')) if (old.has(y) || wraps.has(y)) return null;
       const a = beside(x, true), b = a === false ? beside(x, false) : a;
       if (!b) return null;
@@ -1604,10 +1605,7 @@
     // else its parent is read as changed.
     const spliced = (x, t, p, n) => {
       const e = old.get(x) || wraps.get(x);
-      if (!e || e[13] < 0 || e[4] === DELEGATE || x.isConnected || !t.isConnected || GSIB || GPOS ||
-          INLINE.has(x.localName) || x.namespaceURI !== 'http://www.w3.org/1999/xhtml' ||
-          t.getRootNode() !== doc || !(old.has(t) || wraps.has(t)) || !keeps(t) ||
-          (old.has(t) && old.get(t)[6]) || t.localName === 'details' ||
+      if (!e || e[13] < 0 || e[4] === DELEGATE || x.isConnected || !t.isConnected || !aloneIn(x, t) ||
           adds.some((y) => y.parentNode === t) || W.outs.some((o) => o[0] !== x && o[1] === t) ||
           (p && p.parentNode !== t) || (n && n.parentNode !== t) || (p ? p.nextSibling : t.firstChild) !== n) return false;
       const gave = (k) => !!k && (old.has(k) || wraps.get(k)[20] > wraps.get(k)[19]);
