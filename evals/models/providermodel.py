@@ -4,9 +4,11 @@
 
 - **recorded calls**: the call runs inside the task's cassette (record or replay), with model
   calls of the process serialized while one is in use (:mod:`.recording`);
-- **bounded retries**: rate limits, overload, timeouts and connection errors are retried with
-  exponential backoff a bounded number of times, then raised as :class:`ProviderError` (the
-  episode is an ``error``, not a failure);
+- **bounded retries**: rate limits, overload, timeouts and connection errors are retried a
+  bounded number of times, then raised as :class:`ProviderError` (the episode is an
+  ``error``, not a failure). Between tries the harness waits what the provider's answer asks
+  (``retry-after-ms``, or ``retry-after`` in seconds; at most :data:`MAX_RETRY_AFTER_S`),
+  else an exponential backoff;
 - **the JSON-in-markdown fallback** for models without tool calling: the conversation is
   rewritten as plain text (tool results become user turns), the action format from
   ``webrefs.prompts`` is in the system prompt, and the model's fenced JSON actions are parsed
@@ -39,7 +41,7 @@ except ImportError as exc:  # pragma: no cover - the evals extra pulls in langch
 
 from pydantic import ConfigDict, Field
 
-__all__ = ["EpisodeModel", "ProviderError", "is_transient"]
+__all__ = ["MAX_RETRY_AFTER_S", "EpisodeModel", "ProviderError", "is_transient", "retry_after"]
 
 _TRANSIENT_STATUS = {408, 409, 425, 429, 500, 502, 503, 504, 529}
 _TRANSIENT_NAMES = ("RateLimit", "Timeout", "APIConnectionError", "ServiceUnavailable",
@@ -65,6 +67,29 @@ def _chain(exc: BaseException) -> Iterator[BaseException]:
 def _replay_miss(exc: BaseException) -> bool:
     return any(type(e).__name__ == "CannotOverwriteExistingCassetteException"
                for e in _chain(exc))
+
+
+MAX_RETRY_AFTER_S = 60.0
+"""Longest wait a provider's ``retry-after`` is taken at (a longer one is waited this long)."""
+
+
+def retry_after(exc: BaseException) -> float | None:
+    """The wait in seconds the provider's answer asked for (its ``retry-after-ms`` header,
+    else a ``retry-after`` given in seconds), at most :data:`MAX_RETRY_AFTER_S`; ``None`` when
+    it asked none (or gave a date)."""
+    for e in _chain(exc):
+        headers = getattr(getattr(e, "response", None), "headers", None)
+        if headers is None or not hasattr(headers, "get"):
+            continue
+        for name, scale in (("retry-after-ms", 1000.0), ("retry-after", 1.0)):
+            raw = headers.get(name)
+            try:
+                wait = float(str(raw).strip()) / scale
+            except ValueError:
+                continue
+            if wait == wait and wait >= 0:  # (not NaN)
+                return min(wait, MAX_RETRY_AFTER_S)
+    return None
 
 
 def is_transient(exc: BaseException) -> bool:
@@ -186,7 +211,8 @@ class EpisodeModel(BaseChatModel):
                         f"{redact_urls(' '.join(str(exc).split()))[:300]}",
                         hint="Check the provider's key, quota and status; run again later.",
                     ) from None
-                await asyncio.sleep(self.backoff_s * (2 ** attempt))
+                asked = retry_after(exc)
+                await asyncio.sleep(asked if asked is not None else self.backoff_s * (2 ** attempt))
                 attempt += 1
         if not isinstance(reply, AIMessage):
             reply = AIMessage(content=content_text(getattr(reply, "content", reply)))

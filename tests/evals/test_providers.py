@@ -11,10 +11,19 @@ import re
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
+from langchain_core.messages import AIMessage, HumanMessage
 from webrefs.errors import InvalidArgumentError
 from webrefs.evals.models.prices import Price, episode_cost, load_prices
-from webrefs.evals.models.providermodel import as_text_conversation, is_transient, parse_text_reply
+from webrefs.evals.models.providermodel import (
+    MAX_RETRY_AFTER_S,
+    EpisodeModel,
+    as_text_conversation,
+    is_transient,
+    parse_text_reply,
+    retry_after,
+)
 from webrefs.evals.models.providers import resolve_provider
 from webrefs.evals.models.recording import provider_slug, scrub_request
 from webrefs.evals.reports.results import Results
@@ -129,7 +138,7 @@ def test_rate_limits_are_retried_then_reported_as_errors(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("OPENAI_API_KEY", SECRET)
     tasks = load_suite(MINI).suite.tasks
-    with ScriptedOpenAIServer(tasks, fail_first=2) as server:
+    with ScriptedOpenAIServer(tasks, fail_first=2, retry_after_ms=20) as server:
         ok = run(tmp_path / "a", providers=("openai:scripted-model",),
                  provider_settings={"base_url": server.base_url})
     assert [e.status for e in ok.episodes] == ["success", "success"]
@@ -196,6 +205,59 @@ def test_transient_errors_are_told_apart() -> None:
     wrapped.__cause__ = RateLimitError()
     assert is_transient(wrapped)
     assert not is_transient(BadRequestError()) and not is_transient(ValueError("x"))
+
+
+class _Answer:
+    """What a provider's client keeps of a refused request: its headers."""
+
+    def __init__(self, **headers: str) -> None:
+        self.headers = httpx.Headers(headers)
+
+
+class _Refused(Exception):
+    status_code = 429
+
+    def __init__(self, **headers: str) -> None:
+        super().__init__("Rate limit reached")
+        self.response = _Answer(**headers)
+
+
+def test_the_wait_a_provider_asks_for_is_read_from_its_answer() -> None:
+    assert retry_after(_Refused(**{"retry-after-ms": "250"})) == 0.25
+    assert retry_after(_Refused(**{"Retry-After": "3"})) == 3.0
+    # the milliseconds win; a date, a negative or a missing value asks nothing
+    assert retry_after(_Refused(**{"retry-after-ms": "40", "retry-after": "1"})) == 0.04
+    assert retry_after(_Refused(**{"retry-after": "Wed, 21 Oct 2026 07:28:00 GMT"})) is None
+    assert retry_after(_Refused(**{"retry-after": "-1"})) is None
+    assert retry_after(_Refused()) is None and retry_after(ValueError("x")) is None
+    assert retry_after(_Refused(**{"retry-after": "86400"})) == MAX_RETRY_AFTER_S
+    wrapped = RuntimeError("outer")
+    wrapped.__cause__ = _Refused(**{"retry-after": "2"})
+    assert retry_after(wrapped) == 2.0
+
+
+def test_retries_wait_what_the_provider_asked_else_back_off(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    waits: list[float] = []
+
+    async def sleep(s: float) -> None:
+        waits.append(s)
+
+    class Inner:
+        def __init__(self, refusals: list[_Refused]) -> None:
+            self.refusals = refusals
+
+        async def ainvoke(self, messages: Any, stop: Any = None) -> AIMessage:
+            if self.refusals:
+                raise self.refusals.pop(0)
+            return AIMessage(content="done")
+
+    monkeypatch.setattr("webrefs.evals.models.providermodel.asyncio.sleep", sleep)
+    refusals = [_Refused(**{"retry-after-ms": "20"}), _Refused(), _Refused(**{"retry-after": "5"})]
+    model = EpisodeModel(inner=Inner(refusals), retries=3, backoff_s=1.5)
+    reply = asyncio.run(model.ainvoke([HumanMessage(content="go")]))
+    assert reply.content == "done"
+    assert waits == [0.02, 1.5 * 2, 5.0]  # asked, backed off (second try), asked
 
 
 def test_credentials_are_scrubbed_before_recording() -> None:

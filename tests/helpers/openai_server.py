@@ -8,7 +8,8 @@ the same conversation always gets the same reply. Usage is reported deterministi
 
 Without ``tools`` in the request it answers in text, with JSON actions in markdown (the
 fallback for models without tool calling). ``fail_first`` answers that many requests with
-HTTP 429 first, to exercise retries.
+HTTP 429 first, to exercise retries (with a ``retry-after-ms`` header when ``retry_after_ms``
+is given).
 """
 
 from __future__ import annotations
@@ -33,9 +34,11 @@ def _content(message: dict[str, Any]) -> str:
 
 
 class ScriptedOpenAIServer:
-    def __init__(self, tasks: Sequence[Task], *, fail_first: int = 0) -> None:
+    def __init__(self, tasks: Sequence[Task], *, fail_first: int = 0,
+                 retry_after_ms: int | None = None) -> None:
         self.tasks = {t.goal: t for t in tasks}
         self.fail_first = fail_first
+        self.retry_after_ms = retry_after_ms
         self.requests: list[dict[str, Any]] = []
         self.headers: list[dict[str, str]] = []
         owner = self
@@ -49,16 +52,21 @@ class ScriptedOpenAIServer:
                 owner.headers.append(dict(self.headers))
                 if owner.fail_first > 0:
                     owner.fail_first -= 1
+                    wait = owner.retry_after_ms
                     self._send(429, {"error": {"message": "Rate limit reached (test)",
-                                               "type": "rate_limit_error"}})
+                                               "type": "rate_limit_error"}},
+                               {} if wait is None else {"retry-after-ms": str(wait)})
                     return
                 request = json.loads(body)
                 owner.requests.append(request)
                 self._send(200, owner.answer(request))
 
-            def _send(self, code: int, data: dict[str, Any]) -> None:
+            def _send(self, code: int, data: dict[str, Any],
+                      headers: dict[str, str] | None = None) -> None:
                 raw = json.dumps(data).encode()
                 self.send_response(code)
+                for name, value in (headers or {}).items():
+                    self.send_header(name, value)
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(raw)))
                 self.end_headers()
