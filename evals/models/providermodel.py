@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import math
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -87,7 +88,7 @@ def retry_after(exc: BaseException) -> float | None:
                 wait = float(str(raw).strip()) / scale
             except ValueError:
                 continue
-            if wait == wait and wait >= 0:  # (not NaN)
+            if not math.isnan(wait) and wait >= 0:
                 return min(wait, MAX_RETRY_AFTER_S)
     return None
 

@@ -33,6 +33,8 @@ TAGS = {"form", "search", "navigation", "widget", "iframe", "shadow", "scroll", 
 SAMPLE = ("shop-order-print", "mail-keys-tomasz", "admin-delete-bruno", "travel-lisbon-oslo",
           "table-shackle-stock", "wiki-ferry-news", "account-sign-in", "widget-donate",
           "widget-review", "widget-shipping-cost")
+SITE = {t.id: t.start_url.split("/")[1] for t in SUITE.suite.tasks}
+"""Each task's site (the first part of its start URL's path)."""
 _RARE = {tag for tag, n in Counter(t for task in SUITE.suite.tasks for t in task.tags).items()
          if n <= 2}
 REPLAYED = tuple(task.id for i, task in enumerate(SUITE.suite.tasks)
@@ -48,7 +50,7 @@ def test_suite_shape() -> None:
     assert set(tags) <= TAGS and set(tags) == TAGS, set(tags) ^ TAGS
     assert {t.difficulty for t in tasks} == {"easy", "medium", "hard"}
     assert sum(len(t.reference_calls) >= 5 for t in tasks) >= 10
-    sites = Counter(t.start_url.split("/")[1] for t in tasks)
+    sites = Counter(SITE[t.id] for t in tasks)
     assert len(sites) == 8 and min(sites.values()) >= 4, sites
     for task in tasks:  # never "the agent said so": questions check answers, the rest state
         kinds = {c.type for c in task.success}
@@ -110,8 +112,7 @@ def test_a_sample_of_the_suite_on_ray_equals_the_local_run(local_run: tuple[Path
     worker processes, each with its own site server and browser, asking the same model):
     each episode is what it was in the local run of the whole suite, call by call. (The
     Ray machinery on its own, recordings and resume included, is ``tests/evals/test_ray.py``.)"""
-    site = {t.id: t.start_url.split("/")[1] for t in SUITE.suite.tasks}
-    assert {site[t] for t in SAMPLE} == set(site.values())
+    assert {SITE[t] for t in SAMPLE} == set(SITE.values())
     on_ray = asyncio.run(run_suite(options(model, tmp_path, ray="local", tasks=SAMPLE)))
     ray_data, local_data = same_results(on_ray), same_results(local_run[1])
     local_data["episodes"] = [e for e in local_data["episodes"] if e["task"] in SAMPLE]
@@ -169,10 +170,9 @@ def test_a_recorded_run_of_the_suite_replays_to_equal_results(
     tag: every site and every tag are among them."""
     out, recorded = local_run
     assert recorded.run.pages == "record" and len(recorded.episodes) == len(SUITE.suite.tasks)
-    tasks = {t.id: t for t in SUITE.suite.tasks}
-    assert {tasks[t].start_url.split("/")[1] for t in REPLAYED} == \
-        {t.start_url.split("/")[1] for t in tasks.values()}
-    assert {tag for t in REPLAYED for tag in tasks[t].tags} == TAGS
+    tags = {t.id: t.tags for t in SUITE.suite.tasks}
+    assert {SITE[t] for t in REPLAYED} == set(SITE.values())
+    assert {tag for t in REPLAYED for tag in tags[t]} == TAGS
     asked = len(model.requests)
     replayed = asyncio.run(run_suite(options(model, tmp_path / "rep", pages=out / "pages",
                                              cassettes=out / "cassettes", tasks=REPLAYED)))
