@@ -71,28 +71,18 @@ def test_recordings_made_on_the_workers_come_back(recorded: tuple[Path, Results]
     assert results.run.pages == "record"
 
 
-def test_a_replay_on_ray_equals_the_recorded_run(recorded: tuple[Path, Results],
-                                                 tmp_path: Path) -> None:
-    """The recording replayed on the workers (sent with each episode, each worker launching
-    its own browser) gives the recorded run's episodes, call by call. (A local replay of a
-    recorded run equals it too: the whole suite's, in ``tests/evals/builtin/test_suite.py``.)"""
-    pages = recorded[0] / "pages"
-    on_ray = run(tmp_path / "replay-ray", pages=pages, ray="local")
-    assert on_ray.run.pages == "replay"
-    assert {e.status for e in on_ray.episodes} == {"success"}
-    assert comparable(on_ray, marker=True)["episodes"] == \
-        comparable(recorded[1], marker=True)["episodes"]
-
-
 BLOCKED = ("--host-resolver-rules=MAP * ~NOTFOUND",)
 # (tasks of two sites, for runs whose workers die: one task's worker, or each's)
 TWO = ("shop-two-mugs", "mail-door-code")
 
 
-def test_each_ray_worker_attaches_to_its_own_browser(recorded: tuple[Path, Results],
-                                                     tmp_path: Path) -> None:
-    """--browser-endpoint as a list on Ray: each worker attaches to its own browser (behind
-    a relay of the test's); the results equal the recording's."""
+def test_a_replay_on_ray_equals_the_recorded_run(recorded: tuple[Path, Results],
+                                                 tmp_path: Path) -> None:
+    """The recording replayed on the workers (sent with each episode), each worker attached
+    to its own browser by --browser-endpoint as a list (behind a relay of the test's), gives
+    the recorded run's episodes, call by call. (The recording was made by workers that
+    launched their own browsers; a local replay of a recorded run equals it too, in
+    ``tests/evals/builtin/test_suite.py``.)"""
     pages = recorded[0] / "pages"
     with DebuggedChromium(tmp_path / "one", args=BLOCKED) as one, \
             DebuggedChromium(tmp_path / "two", args=BLOCKED) as two, \
@@ -101,21 +91,10 @@ def test_each_ray_worker_attaches_to_its_own_browser(recorded: tuple[Path, Resul
                      browser_endpoint=f"{first.endpoint},{second.endpoint}")
         assert (first.upgrades(), second.upgrades()) == (1, 1)
         assert one.running() and two.running()
+    assert on_ray.run.pages == "replay"
+    assert {e.status for e in on_ray.episodes} == {"success"}
     assert comparable(on_ray, marker=True)["episodes"] == \
         comparable(recorded[1], marker=True)["episodes"]
-
-
-def test_a_worker_that_replaces_a_dead_one_attaches_where_it_did(
-        recorded: tuple[Path, Results], tmp_path: Path) -> None:
-    deaths = tmp_path / "deaths"
-    deaths.mkdir()
-    with DebuggedChromium(tmp_path / "one", args=BLOCKED) as one, Relay(one.port) as relay:
-        results = run(tmp_path / "out", ray="local", workers=1, pages=recorded[0] / "pages",
-                      providers=(_dying(deaths, {"mail-door-code": 1}),),
-                      browser_endpoint=relay.endpoint, tasks=TWO)
-        assert relay.upgrades() == 2  # the first worker, then the one that took its place
-    assert (deaths / "mail-door-code").read_text() == "x"
-    assert {e.task: e.status for e in results.episodes} == dict.fromkeys(TWO, "success")
 
 
 def test_ctrl_c_keeps_what_finished_and_resume_runs_the_rest(tmp_path: Path) -> None:
@@ -160,14 +139,21 @@ def _dying(folder: Path, deaths: dict[str, int]) -> Provider:
 
 
 def test_an_episode_whose_worker_died_is_tried_again_and_twice_is_an_error(
-        tmp_path: Path) -> None:
-    """One run: the worker of one task dies once (the task is played again on a new worker
-    and succeeds), that of the other twice (an error naming the cause); neither is lost."""
+        recorded: tuple[Path, Results], tmp_path: Path) -> None:
+    """One run on one worker attached to a browser of the test's: the worker of one task
+    dies once (the task is played again on a new worker, which attaches where the dead one
+    did, and succeeds), that of the other twice (an error naming the cause); neither is
+    lost."""
     deaths = tmp_path / "deaths"
     deaths.mkdir()
     once, twice = TWO
-    results = run(tmp_path / "out", ray="local", providers=(_dying(deaths, {once: 1, twice: 2}),),
-                  tasks=TWO)
+    with DebuggedChromium(tmp_path / "one", args=BLOCKED) as one, Relay(one.port) as relay:
+        results = run(tmp_path / "out", ray="local", workers=1, pages=recorded[0] / "pages",
+                      providers=(_dying(deaths, {once: 1, twice: 2}),),
+                      browser_endpoint=relay.endpoint, tasks=TWO)
+        # the first worker, then one in the place of each of the first two that died (the
+        # third death leaves nothing to play)
+        assert relay.upgrades() == 3
     assert (deaths / once).read_text() == "x" and (deaths / twice).read_text() == "xx"
     by_task = {e.task: e for e in results.episodes}
     assert set(by_task) == set(TWO)  # nothing lost
