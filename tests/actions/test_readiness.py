@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 from webrefs import Tab
 
 from tests.helpers.actions import opened, ref, text_of
@@ -199,3 +200,17 @@ def test_every_field_the_monitor_answers_is_kept_by_the_check() -> None:
               "readyState": 4, "other": 1}
     assert readiness._checked_state(sample) == {"painted": False, "fetching": 2, "ambAdded": 3,
                                                 "unanswered": 1}
+
+
+def test_a_page_that_breaks_playwrights_evaluate_is_still_waited_for(tab: Tab, site) -> None:  # type: ignore[no-untyped-def]
+    """A page that replaces the array iterator breaks every Playwright ``evaluate`` in its
+    own world (the helper Playwright runs there spreads its arguments). The monitor is polled
+    without that helper, so each wait still ends when the page is quiet, not at its bound,
+    and a change the action started is waited for."""
+    first = tab.goto(site.url("/hostile/iterator.html"))
+    with pytest.raises(PlaywrightError):  # the page does break Playwright's way in
+        tab.runner.run(tab.core.page.evaluate("1"))
+    assert first.readback["ready"] == "quiet", first.message
+    r = tab.click(ref(tab, "button", "Save"))
+    assert r.readback["ready"] == "quiet", r.message
+    assert "saved" in tab.get_text().text and r.mutations >= 1  # read in webrefs' world

@@ -90,8 +90,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from playwright.async_api import CDPSession, Frame, Page, Request
 from playwright.async_api import Error as PlaywrightError
-from playwright.async_api import Frame, Page, Request
 
 from ..errors import WebrefsError
 from ..snapshot.world import PRISTINE_KEY
@@ -127,6 +127,9 @@ POLL_MS = 25
 """Pause between two polls of the page."""
 EVAL_TIMEOUT_S = 0.5
 """Longest wait for one poll of the page (a busy main thread never answers)."""
+SESSION_TIMEOUT_S = 5.0
+"""Longest wait for the page's DevTools session the monitor is polled on (opened once; a
+poll waits no longer than its own bound, the opening goes on for the next)."""
 _WAITED_TYPES = frozenset({"document", "fetch", "xhr", "script", "stylesheet"})
 _SILENT_END_TYPES = frozenset({"stylesheet"})
 """Requests waited for while they run, whose end starts no quiet window: no page code answers
@@ -137,6 +140,9 @@ _ASYNC_TIMER_MS = 50
 """Timers shorter than this are waited for but do not lengthen the quiet window."""
 
 # The monitor lives on a non-enumerable symbol property of the window: idempotent per document.
+# It runs in the page's world, so it takes no array apart by syntax (no destructuring, spread
+# or for-of over an array): those go through Array.prototype[Symbol.iterator], which the
+# page may replace (entries of its own Maps are read by index).
 _MONITOR_JS = """
 (mode) => {
   const KEY = Symbol.for('webrefs.readiness.v2'), PRISTINE = %s;
@@ -154,9 +160,9 @@ _MONITOR_JS = """
     const pending = new Map();
     const recount = () => {
       let n = 0, slow = 0;
-      for (const [lin, d] of pending.values()) {
-        if (lin !== st.epoch) continue;
-        n++; if (d >= st.asyncMs) slow++;
+      for (const e of pending.values()) {
+        if (e[0] !== st.epoch) continue;
+        n++; if (e[1] >= st.asyncMs) slow++;
       }
       st.timers = n; st.slowTimers = slow;
     };
@@ -185,13 +191,13 @@ _MONITOR_JS = """
         times.push(now); if (times.length > 4) times.shift();
       }
       kinds.set(kind, times);
-      for (const [old, oldKinds] of st.recent) {
+      for (const e of st.recent) {
         if (st.recent.size <= st.historyCap) {
           let newest = -1e9;
-          for (const ts of oldKinds.values()) newest = Math.max(newest, ts[ts.length - 1]);
+          for (const ts of e[1].values()) newest = Math.max(newest, ts[ts.length - 1]);
           if (now - newest <= st.historyMs) break;
         }
-        st.recent.delete(old);
+        st.recent.delete(e[0]);
       }
     };
     const inChurn = (el) => {
@@ -227,8 +233,8 @@ _MONITOR_JS = """
     };
     const see = (records, lin) => {
       const now = performance.now();
-      for (const r of records) {
-        const el = keyOf(r), kind = kindOf(r);
+      for (let i = 0; i < records.length; i++) {
+        const r = records[i], el = keyOf(r), kind = kindOf(r);
         // an attribute is also seen from the parent (a carousel moves its class from one
         // slide to the next: each slide changes rarely, their parent on a rhythm)
         const up = r.type === 'attributes' && el ? el.parentElement : null;
@@ -276,10 +282,16 @@ _MONITOR_JS = """
         try { Promise.resolve().then(() => take(lin)); } catch (e) {}
       }
     };
+    // (the arguments a timer was given, with the callback in place of the first)
+    const passed = (given, fn) => {
+      const args = [fn];
+      for (let i = 1; i < given.length; i++) args[i] = given[i];
+      return args;
+    };
     try {
       const origSet = window.setTimeout, origClear = window.clearTimeout;
-      window.setTimeout = function (fn, delay, ...args) {
-        if (typeof fn !== 'function') return origSet.call(window, fn, delay, ...args);
+      window.setTimeout = function (fn, delay) {
+        if (typeof fn !== 'function') return origSet.apply(window, arguments);
         const d = Number(delay) || 0, lin = lineage();
         const track = lin !== 0 && lin === st.epoch && d <= st.maxDelay &&
                       performance.now() < st.trackUntil;
@@ -287,7 +299,7 @@ _MONITOR_JS = """
         const body = within(lin, fn);
         const wrapped = track ? function () { done(id); return body.apply(this, arguments); }
                               : body;
-        id = origSet.call(window, wrapped, delay, ...args);
+        id = origSet.apply(window, passed(arguments, wrapped));
         if (track) {
           pending.set(id, [lin, d]);
           recount();
@@ -299,8 +311,8 @@ _MONITOR_JS = """
       const origInterval = window.setInterval;
       // an interval the action starts is waited for until it has run once (it then changes
       // the page as the action's own, for as long as it runs)
-      window.setInterval = function (fn, delay, ...args) {
-        if (typeof fn !== 'function') return origInterval.call(window, fn, delay, ...args);
+      window.setInterval = function (fn, delay) {
+        if (typeof fn !== 'function') return origInterval.apply(window, arguments);
         const d = Number(delay) || 0, lin = lineage();
         const track = lin !== 0 && lin === st.epoch && d <= st.maxDelay &&
                       performance.now() < st.trackUntil;
@@ -310,7 +322,7 @@ _MONITOR_JS = """
           if (first) { first = false; done(id); }
           return body.apply(this, arguments);
         } : body;
-        id = origInterval.call(window, wrapped, delay, ...args);
+        id = origInterval.apply(window, passed(arguments, wrapped));
         if (track) {
           pending.set(id, [lin, d]);
           recount();
@@ -377,9 +389,11 @@ _MONITOR_JS = """
     st.baseline = (now, fromScratch) => {
       take(undefined);
       const need = fromScratch ? 1 : 2, map = new WeakMap(), prior = new WeakMap();
-      for (const [el, kinds] of st.recent) {
-        for (const [kind, times] of kinds) {
-          let n = 0; for (const t of times) if (now - t <= st.historyMs) n++;
+      for (const e of st.recent) {
+        const el = e[0];
+        for (const k of e[1]) {
+          const kind = k[0], times = k[1];
+          let n = 0; for (let i = 0; i < times.length; i++) if (now - times[i] <= st.historyMs) n++;
           // a list that grew once (its first items loaded) has no rhythm: growing is the
           // page's own only when seen twice
           const grow = kind === 'grow' || kind === '^grow';
@@ -441,9 +455,9 @@ _MONITOR_JS = """
   const from = st.settleFrom || 0, se = document.scrollingElement || document.documentElement;
   let fetching = 0, unanswered = 0;
   if (st.fetches) {
-    for (const [t0, lin] of st.fetches.values()) {
-      if (now - t0 < %d) fetching++;
-      else if (lin === st.epoch) unanswered++;  // (this action's own; a long poll stays)
+    for (const f of st.fetches.values()) {
+      if (now - f[0] < %d) fetching++;
+      else if (f[1] === st.epoch) unanswered++;  // (this action's own; a long poll stays)
     }
   }
   const out = [['fresh', fresh], ['mut', st.mut - st.mut0], ['added', st.added - st.added0],
@@ -473,6 +487,12 @@ def _monitor_js() -> str:
     return _MONITOR_JS % (json.dumps(PRISTINE_KEY), ACTION_REQUEST_PATIENCE_MS)
 
 
+@lru_cache(maxsize=8)
+def _monitor_call(mode: str) -> str:
+    """The monitor called with ``mode``, as one expression for DevTools' ``Runtime.evaluate``."""
+    return f"({_monitor_js()})({json.dumps(mode)})"
+
+
 _FOCUSED_REF_JS = """
 (root, key) => {
   const a = document.activeElement, reg = window[key];
@@ -484,11 +504,21 @@ _FOCUSED_REF_JS = """
 
 
 class _Tracker:
-    """Page event listeners attached once per page (adding and removing Playwright listeners
-    costs a round trip to the driver each time); forwards events to the running waits."""
+    """What a page's waits share, made once per page: event listeners (adding and removing
+    Playwright listeners costs a round trip to the driver each time), which forward events to
+    the running waits, and the DevTools session the monitor is polled on.
+
+    The monitor is run by a bare ``Runtime.evaluate`` in the top document's own world, not by
+    Playwright's ``evaluate``, whose helper script in that world is the page's to break: a
+    page that replaces ``Array.prototype[Symbol.iterator]`` makes every such call fail, and
+    every action's wait run to its bound. It is cheaper too (one DevTools call, no helper).
+    Where the page has no DevTools session (a browser that is not Chromium), Playwright's
+    ``evaluate`` it is."""
 
     def __init__(self, page: Page) -> None:
         self.watchers: set[Readiness] = set()
+        self._session: CDPSession | None = None
+        self._opening: asyncio.Future[CDPSession | None] | None = None
         page.on("request", self._request)
         page.on("requestfinished", self._done)
         page.on("requestfailed", self._done)
@@ -510,6 +540,19 @@ class _Tracker:
     def _navigated(self, frame: Frame) -> None:
         for w in list(self.watchers):
             w.on_frame_navigated(frame)
+
+    async def session(self, page: Page) -> CDPSession | None:
+        """The page's DevTools session for polls, opened on first use (callers bound the
+        wait); ``None`` where the page has none."""
+        if self._opening is None:
+            self._opening = asyncio.ensure_future(self._open(page))
+        return await asyncio.shield(self._opening)
+
+    async def _open(self, page: Page) -> CDPSession | None:
+        try:
+            return await asyncio.wait_for(page.context.new_cdp_session(page), SESSION_TIMEOUT_S)
+        except (PlaywrightError, TimeoutError):
+            return None
 
 
 _TRACKERS: weakref.WeakKeyDictionary[Page, _Tracker] = weakref.WeakKeyDictionary()
@@ -631,11 +674,18 @@ class Readiness:
     # -- waiting ----------------------------------------------------------------------------
     async def poll(self, mode: str, budget_s: float) -> dict[str, Any] | None:
         """One look at the page; ``None`` when it did not answer in time."""
+        page = self.tab.page
+        result: object = None
         try:
-            result = await asyncio.wait_for(
-                self.tab.page.main_frame.evaluate(_monitor_js(), mode),
-                timeout=max(0.05, min(EVAL_TIMEOUT_S, budget_s)),
-            )
+            async with asyncio.timeout(max(0.05, min(EVAL_TIMEOUT_S, budget_s))):
+                session = await _tracker(page).session(page)
+                if session is None:
+                    result = await page.main_frame.evaluate(_monitor_js(), mode)
+                else:
+                    got = await session.send("Runtime.evaluate", {
+                        "expression": _monitor_call(mode), "returnByValue": True})
+                    if "exceptionDetails" not in got:
+                        result = (got.get("result") or {}).get("value")
         except (TimeoutError, PlaywrightError):
             return None
         if not isinstance(result, str):
