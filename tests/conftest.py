@@ -31,19 +31,6 @@ STRAY_GRACE_S = 5.0
 exit a moment after its main process)."""
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Longest first: the tests that run whole suites (one ``xdist_group``, which takes turns
-    on one worker for minutes), then the other slow ones, then the rest, each in the order
-    collected. pytest-xdist hands work out in collection order, so a long group or test met
-    last would keep one worker busy while the other has nothing left to do."""
-    def rank(item: pytest.Item) -> int:
-        if item.get_closest_marker("xdist_group"):
-            return 0
-        return 1 if item.get_closest_marker("slow") else 2
-
-    items.sort(key=rank)
-
-
 @pytest.fixture(scope="module", autouse=True)
 def _grouped_under_loadgroup(request: pytest.FixtureRequest) -> None:
     """Under ``--dist loadgroup`` (the README's test command) pytest-xdist keeps the tests of
