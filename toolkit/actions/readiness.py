@@ -511,13 +511,11 @@ class _Tracker:
     The monitor is run by a bare ``Runtime.evaluate`` in the top document's own world, not by
     Playwright's ``evaluate``, whose helper script in that world is the page's to break: a
     page that replaces ``Array.prototype[Symbol.iterator]`` makes every such call fail, and
-    every action's wait run to its bound. It is cheaper too (one DevTools call, no helper).
-    Where the page has no DevTools session (a browser that is not Chromium), Playwright's
-    ``evaluate`` it is."""
+    every action's wait run to its bound. Where the page has no DevTools session (a browser
+    that is not Chromium), Playwright's ``evaluate`` it is."""
 
     def __init__(self, page: Page) -> None:
         self.watchers: set[Readiness] = set()
-        self._session: CDPSession | None = None
         self._opening: asyncio.Future[CDPSession | None] | None = None
         page.on("request", self._request)
         page.on("requestfinished", self._done)
