@@ -2,7 +2,10 @@
 
 - ``tools.toml``: the description of each tool and of each of its arguments (the single source
   for the LangChain and LlamaIndex adapters).
-- ``system_dom.md`` / ``system_vision.md``: system prompt templates (``$tools``, ``$page``).
+- ``system_dom.md`` / ``system_vision.md``: system prompt templates (``$tools``, ``$page``;
+  the dom one also ``$refs`` and ``$after``).
+- ``after_action.toml``: what the dom prompt says of refs and of an action's result, per
+  ``after_action`` mode of the tools (``none``, ``diff``, ``snapshot``).
 - ``action_format.md``: how a model without native tool calling writes actions (``$tool_list``).
 - ``evals.toml``: the tools the eval harness adds (``final_answer``), in the same shape as
   ``tools.toml``, and the line it adds to a tool-calling episode's system prompt.
@@ -19,6 +22,7 @@ from string import Template
 from typing import Any
 
 __all__ = [
+    "AFTER_ACTION_MODES",
     "PAGE_STATE_LEFT_OUT",
     "SYSTEM_MODES",
     "action_format",
@@ -32,6 +36,8 @@ __all__ = [
 ]
 
 SYSTEM_MODES = ("dom", "vision")
+AFTER_ACTION_MODES = ("none", "diff", "snapshot")
+"""The ``after_action`` modes :func:`render_system_prompt` words step 3 of the dom prompt for."""
 
 PAGE_STATE_LEFT_OUT = ("Not listed here, because it changes as you work: call web_snapshot "
                        "to see the current page.")
@@ -86,16 +92,34 @@ def system_template(mode: str = "dom") -> Template:
     return Template(_read(f"system_{mode}.md"))
 
 
+@cache
+def _after_action() -> dict[str, Any]:
+    return tomllib.loads(_read("after_action.toml"))
+
+
+def _step(text: str) -> str:
+    """A step's text, its lines after the first indented under the step's number."""
+    return "\n   ".join(" ".join(line.split()) for line in text.strip().splitlines())
+
+
 def render_system_prompt(
     mode: str = "dom",
     *,
     page: str,
     tools: list[str],
     action_format_text: str | None = None,
+    after_action: str = "none",
 ) -> str:
     """Fill a system prompt template. ``action_format_text`` is appended for models without
-    native tool calling."""
-    text = system_template(mode).substitute(page=page.strip(), tools=", ".join(tools))
+    native tool calling. ``after_action`` is the tools' mode (:data:`AFTER_ACTION_MODES`):
+    what the dom prompt says an action's result shows, and so when to call web_snapshot."""
+    if after_action not in AFTER_ACTION_MODES:
+        raise ValueError(f"Unknown after_action {after_action!r}; use one of "
+                         f"{AFTER_ACTION_MODES}.")
+    words = _after_action()[after_action]
+    text = system_template(mode).substitute(page=page.strip(), tools=", ".join(tools),
+                                            refs=_step(words["refs"]),
+                                            after=_step(words["after"]))
     if action_format_text:
         text = text.rstrip() + "\n\n" + action_format_text.strip()
     return text.rstrip() + "\n"

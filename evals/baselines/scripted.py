@@ -29,6 +29,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from webrefs.errors import WebrefsError
+from webrefs.render.diff import refs_in_runs
 from webrefs.tools.fmt import CHANGES, NO_OTHER_CHANGE, PAGE_NOW
 
 from ..suite.tasks import AnswerSpec, Task, ToolStep
@@ -83,7 +84,7 @@ def _diff_outline(text: str) -> tuple[str, frozenset[str]]:
     removed: set[str] = set()
     for line in text.split("\n"):
         if line.startswith(_REMOVED):
-            removed.update(r.strip() for r in line[len(_REMOVED):].split(","))
+            removed.update(refs_in_runs(line[len(_REMOVED):]))
         elif _CHANGE.match(line):
             lines.append(_WAS.sub("", _CHANGE.sub(r"\1- ", line, count=1)))
         elif not line.startswith("- "):

@@ -313,7 +313,7 @@ async def test_async_agent_graph_with_diffs(browser: Browser, tab: Tab, demo_bas
     fill = next(m for m in result["messages"]
                 if isinstance(m, ToolMessage) and m.name == "web_fill")
     # the field took the value the summary says, and nothing else changed: one sentence
-    assert fill.content.endswith("No other change on the page since the last snapshot.")
+    assert fill.content.endswith("Nothing else on the page changed.")
     # the search's result carried the results page, so the model did not ask for it again
     tools = [m.name for m in result["messages"] if isinstance(m, ToolMessage)]
     assert tools == ["web_snapshot", "web_fill", "web_click", "web_click", "web_get_text"]

@@ -41,7 +41,7 @@ def test_demo_solves_the_task_and_prints_each_call(capsys: pytest.CaptureFixture
     assert '"value": "lighthouse"' in text and "web_fill" in text
     assert "model saw (ok" in text and '- searchbox "Search articles"' in text
     # --after-action diff: the fill changed nothing else; the search's result was the page
-    assert "No other change on the page since the last snapshot." in text
+    assert "Nothing else on the page changed." in text
     assert "Page now:" in text
     assert "more lines)" in text  # --lines cut the long results
     assert "web_get_text" in text

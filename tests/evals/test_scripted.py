@@ -95,7 +95,7 @@ def test_a_snapshot_the_action_answered_is_not_asked_for_again() -> None:
     model.next_call(None)
     model.next_call(OUTLINE)
     assert model.next_call('Filled e4 (searchbox "Search articles") with "lighthouse". '
-                           "No other change on the page since the last snapshot.") == (
+                           "Nothing else on the page changed.") == (
         "web_click", {"ref": "e5"})
     # the click's result carried the new page: the reference's web_snapshot is left out
     assert model.next_call(SEARCHED) == ("web_click", {"ref": "e13"})

@@ -8,6 +8,7 @@ import pytest
 from webrefs import diff_snapshots, render
 from webrefs.errors import InvalidArgumentError
 from webrefs.models import PageTree
+from webrefs.render.diff import ref_runs, refs_in_runs
 from webrefs.render.tokens import count_tokens
 
 from tests.helpers.paths import DATA
@@ -176,6 +177,32 @@ def test_removed_refs_share_one_line_and_context_names_a_form() -> None:
     assert '+ form "Checkout"' in out or 'in form "Checkout":' in out
     assert any(ln.endswith('+ button "Pay" [ref=e40]') for ln in out)
     assert "- removed: e4, e5" in out
+
+
+def test_removed_refs_that_follow_one_another_are_written_as_a_run() -> None:
+    a, _ = trees()
+
+    def change(main: list[Any]) -> None:
+        main[1]["children"] = []  # e4, e5
+        main[4]["children"] = []  # the three results, e8 to e10
+
+    out = diff_snapshots(render(a), render(_with(a, change))).split("\n")
+    assert "- removed: e4, e5, e8 to e10" in out
+    assert "changed=0 added=0 removed=5" in out[0]
+
+
+@pytest.mark.parametrize(("refs", "text"), [
+    ([], ""),
+    (["e3"], "e3"),
+    (["e3", "e4"], "e3, e4"),
+    (["e3", "e4", "e5", "e9"], "e3 to e5, e9"),
+    (["e5", "e4", "e3"], "e5, e4, e3"),  # only upwards
+    (["f1e2", "f1e3", "f1e4", "e5", "f2e6"], "f1e2 to f1e4, e5, f2e6"),
+    (["e9", "f1e10", "e11"], "e9, f1e10, e11"),  # one frame's refs only
+])
+def test_ref_runs_and_back(refs: list[str], text: str) -> None:
+    assert ref_runs(refs) == text
+    assert refs_in_runs(text) == refs
 
 
 def test_a_status_replaced_by_the_one_said_is_no_change_and_rows_share_one_context() -> None:

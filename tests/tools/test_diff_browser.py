@@ -25,7 +25,7 @@ def test_fill_on_a_long_page_diffs_only_what_changed(browser: Browser, site: Sit
         out = tools.call("web_fill", {"ref": email, "value": "a@b.test"}).content
         # the field changed as the summary says, and nothing else did (the elements the
         # budget cut are not reported as removed): one sentence, no page content
-        assert out.endswith("No other change on the page since the last snapshot."), out
+        assert out.endswith("Nothing else on the page changed."), out
         assert "[diff]" not in out and "removed" not in out, out
         tab.fill(email, "c@d.test")  # behind the model's back: the tools say nothing of it
         out = tools.call("web_snapshot", {"changes_only": True}).content

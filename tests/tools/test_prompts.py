@@ -51,6 +51,24 @@ def test_system_templates_render_completely(mode: str) -> None:
     assert "call web_snapshot again" in flat
 
 
+@pytest.mark.parametrize("after", prompts.AFTER_ACTION_MODES)
+def test_the_dom_prompt_says_what_an_actions_result_shows_in_each_mode(after: str) -> None:
+    text = prompts.render_system_prompt("dom", page="p", tools=["web_click"], after_action=after)
+    assert "$" not in text
+    flat = " ".join(text.split())
+    # a model told to read the page again after every action pays for it twice where the
+    # result already shows the page or its changes
+    assert ("call web_snapshot again before the next action" in flat) is (after == "none")
+    assert ("without calling web_snapshot again" in flat) is (after != "none")
+    assert ("were not removed" in flat) is (after == "diff")
+    assert "\n3. " in text and "\n4. " in text  # the steps keep their numbers
+
+
+def test_an_unknown_after_action_mode_is_refused() -> None:
+    with pytest.raises(ValueError, match="diff"):
+        prompts.render_system_prompt("dom", page="p", tools=[], after_action="later")
+
+
 def test_vision_template_adds_the_screenshot_tool() -> None:
     assert "web_screenshot" in prompts.system_template("vision").template
     assert "web_screenshot" not in prompts.system_template("dom").template

@@ -30,8 +30,9 @@ from .layout import CANDIDATE, DIALOG_ROLES, build_layout
 from .outline import FORMATS, details, states
 from .tokens import TokenCounter
 
-__all__ = ["diff_snapshots", "page_lines", "snapshot_lines"]
+__all__ = ["diff_snapshots", "page_lines", "ref_runs", "refs_in_runs", "snapshot_lines"]
 
+_REF_PARTS = re.compile(r"^((?:f\d+)?e)(\d+)$")
 _REF_AT_END = re.compile(r" \[ref=((?:f\d+)?e\d+)\]:?$")
 _MAX_TOKENS = re.compile(r" tokens=\d+/(\d+) ")
 _URL = re.compile(r"^\[snapshot\] url=(\S*)")
@@ -254,7 +255,7 @@ def diff_snapshots(before: Snapshot | None, after: Snapshot, *, max_tokens: int 
             body.append((f"{indent}+ {e.line}", 1))
     gone = [e.ref for e in removed if e.ref]
     if gone:  # the model holds their lines: the refs say which
-        body.append(("- removed: " + ", ".join(gone), len(gone)))
+        body.append(("- removed: " + ref_runs(gone), len(gone)))
     body += [(f"- {e.line}", 1) for e in removed if not e.ref]
     if not body:
         body = [("(no other change)" if told else "(no change)", 0)]
@@ -278,6 +279,40 @@ def diff_snapshots(before: Snapshot | None, after: Snapshot, *, max_tokens: int 
         out.pop(-2 if len(out) > 2 else -1)
         text = "\n".join(out)
     return counter.head(text, max_tokens)
+
+
+def ref_runs(refs: list[str]) -> str:
+    """Refs in the order given, three or more that follow one another in one frame
+    (``e11, e12, e13``) written as their first and last (``e11 to e13``): every ref between
+    the two is in ``refs``."""
+    out: list[str] = []
+    i = 0
+    while i < len(refs):
+        m = _REF_PARTS.match(refs[i])
+        j = i
+        if m is not None:
+            prefix, first = m.group(1), int(m.group(2))
+            while j + 1 < len(refs) and refs[j + 1] == f"{prefix}{first + j + 1 - i}":
+                j += 1
+        if j - i >= 2:
+            out.append(f"{refs[i]} to {refs[j]}")
+        else:
+            out += refs[i:j + 1]
+        i = j + 1
+    return ", ".join(out)
+
+
+def refs_in_runs(text: str) -> list[str]:
+    """The refs :func:`ref_runs` wrote as ``text``, each run spelled out again."""
+    refs: list[str] = []
+    for part in text.split(","):
+        first, _, last = part.strip().partition(" to ")
+        a, b = _REF_PARTS.match(first), _REF_PARTS.match(last)
+        if a is not None and b is not None and a.group(1) == b.group(1):
+            refs += [f"{a.group(1)}{n}" for n in range(int(a.group(2)), int(b.group(2)) + 1)]
+        elif first:
+            refs.append(first)
+    return refs
 
 
 def _unfocused(line: str) -> str:

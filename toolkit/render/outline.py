@@ -266,10 +266,11 @@ class TextFormat:
         return f"{'  ' * depth}- {label}: {body}"
 
     def header(self, fields: Mapping[str, Any]) -> str:
-        parts = ["[snapshot]", f"url={fields['url']}", f'title="{escape(fields["title"])}"',
-                 f"page={fields['page']}", f"refs={fields['refs']}",
-                 f"tokens={fields['tokens']}/{fields['max_tokens']}",
-                 f"truncated={'true' if fields['truncated'] else 'false'}"]
+        parts = ["[snapshot]", f"url={fields['url']}", f'title="{escape(fields["title"])}"']
+        if fields["page"] != "unknown":  # (a label that says nothing is left out)
+            parts.append(f"page={fields['page']}")
+        parts += [f"refs={fields['refs']}", f"tokens={fields['tokens']}/{fields['max_tokens']}",
+                  f"truncated={'true' if fields['truncated'] else 'false'}"]
         if fields.get("scope"):
             parts.append(f"scope={fields['scope']}")
         if fields.get("summary"):

@@ -49,7 +49,7 @@ PAGE_NOW = "\n\nPage now:\n"
 new document)."""
 CHANGES = "\n\nChanges since the last snapshot:\n"
 """Comes before the page's changes in an action's result (diff mode)."""
-NO_OTHER_CHANGE = "No other change on the page since the last snapshot."
+NO_OTHER_CHANGE = "Nothing else on the page changed."
 """Ends an action's result in diff mode when the page changed in no way its summary does not
 say (the snapshot's changes would be empty)."""
 

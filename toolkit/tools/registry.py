@@ -398,7 +398,8 @@ class WebTools:
         page = await self.page_summary() if page_state else PAGE_STATE_LEFT_OUT
         fmt = None if tool_calling else action_format(tool_list(self.specs))
         text = render_system_prompt(
-            mode, page=page, tools=self.names, action_format_text=fmt
+            mode, page=page, tools=self.names, action_format_text=fmt,
+            after_action=self.options.after_action,
         )
         return text
 
