@@ -1,7 +1,8 @@
 """webrefs.prompts: every word webrefs says to a model, as package data.
 
 - ``tools.toml``: the description of each tool and of each of its arguments (the single source
-  for the LangChain and LlamaIndex adapters).
+  for the LangChain and LlamaIndex adapters); a few tools also have a ``vision_description``
+  and an ``after_description`` (the tools' ``after_action`` shows the page after actions).
 - ``system_dom.md`` / ``system_vision.md``: system prompt templates (``$tools``, ``$page``;
   the dom one also ``$refs`` and ``$after``).
 - ``after_action.toml``: what the dom prompt says of refs and of an action's result, per
@@ -68,11 +69,15 @@ def _entry(tool: str) -> dict[str, Any]:
     return entry
 
 
-def tool_description(tool: str, vision: bool = False) -> str:
+def tool_description(tool: str, vision: bool = False, after_action: str = "none") -> str:
     """The model-facing description of ``tool``; with ``vision``, the one of its vision mode
-    (``vision_description``: it also takes screenshot coordinates) when it has one."""
+    (``vision_description``: it also takes screenshot coordinates) when it has one; else,
+    with an ``after_action`` other than ``none`` (each action's result shows the page or its
+    changes), ``after_description`` when it has one."""
     entry = _entry(tool)
     text = entry.get("vision_description") if vision else None
+    if text is None and after_action != "none":
+        text = entry.get("after_description")
     return " ".join(str(text or entry["description"]).split())
 
 

@@ -111,10 +111,14 @@ def test_tool_words_and_prompts_name_no_python_api() -> None:
     texts: list[tuple[str, str]] = []
     for name, spec in TOOL_SPECS.items():
         texts.append((name, spec.description))
+        for after in prompts.AFTER_ACTION_MODES:
+            texts.append((f"{name} ({after})", spec.for_after(after).description))
         for arg, prop in spec.json_schema().get("properties", {}).items():
             texts.append((f"{name}.{arg}", str(prop.get("description", ""))))
     for mode in prompts.SYSTEM_MODES:
-        texts.append((mode, prompts.render_system_prompt(mode, page="x", tools=["web_click"])))
+        for after in prompts.AFTER_ACTION_MODES:
+            texts.append((f"{mode} ({after})", prompts.render_system_prompt(
+                mode, page="x", tools=["web_click"], after_action=after)))
     texts.append(("action_format", prompts.action_format("web_click")))
     texts.append(("page_state", prompts.PAGE_STATE_LEFT_OUT))
     wrong = [f"{where}: {PYTHON_API.search(t).group(0)}"  # type: ignore[union-attr]

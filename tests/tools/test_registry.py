@@ -357,6 +357,12 @@ def test_the_system_prompt_follows_the_tools_after_action_mode(fake: FakeTab) ->
     assert "call web_snapshot again before the next action" in plain
     assert "that were not removed, without calling web_snapshot again" in diff
     assert "use them without calling web_snapshot again" in page
+    # and so do the tools' own words where they speak of reading the page again
+    for name, again in (("web_snapshot", "again after the page changes"),
+                        ("web_scroll", "Take a snapshot afterwards")):
+        assert again in tools_for(fake).spec(name).description
+        for after in ("diff", "snapshot"):
+            assert again not in tools_for(fake, after_action=after).spec(name).description
 
 
 def test_system_prompt_vision_needs_the_screenshot_tool(fake: FakeTab) -> None:

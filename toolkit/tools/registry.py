@@ -108,7 +108,7 @@ def select_tools(options: ToolOptions, *, has_browser: bool = True) -> list[Tool
             raise InvalidArgumentError("web_tabs needs a Browser; these tools act on one tab.")
         chosen.discard("web_tabs")
     chosen -= removed
-    return [s.for_vision() if options.vision else s
+    return [(s.for_vision() if options.vision else s).for_after(options.after_action)
             for n, s in TOOL_SPECS.items() if n in chosen]
 
 

@@ -106,6 +106,16 @@ class ToolSpec:
         return replace(self, args_model=self.vision_args,
                        description=tool_description(self.name, vision=True))
 
+    def for_after(self, after_action: str) -> ToolSpec:
+        """This tool as offered when each action's result shows the page or its changes
+        (``after_action`` ``diff`` or ``snapshot``): its description for that, when it has
+        one (a vision description, more specific, is kept)."""
+        if after_action == "none" or (self.vision_args is not None
+                                      and self.args_model is self.vision_args):
+            return self
+        text = tool_description(self.name, after_action=after_action)
+        return self if text == self.description else replace(self, description=text)
+
     @property
     def hints(self) -> ToolHints:
         """What the tool may do (:data:`TOOL_HINTS`)."""
