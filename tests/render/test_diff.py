@@ -205,6 +205,12 @@ def test_ref_runs_and_back(refs: list[str], text: str) -> None:
     assert refs_in_runs(text) == refs
 
 
+def test_a_run_that_ref_runs_never_writes_is_read_as_its_text() -> None:
+    assert refs_in_runs("e9 to e3") == ["e9 to e3"]
+    assert refs_in_runs("e1 to e999999999") == ["e1 to e999999999"]
+    assert refs_in_runs("e1 to f1e3, e4") == ["e1 to f1e3", "e4"]
+
+
 def test_a_status_replaced_by_the_one_said_is_no_change_and_rows_share_one_context() -> None:
     a, _ = trees()
 

@@ -33,6 +33,8 @@ from .tokens import TokenCounter
 __all__ = ["diff_snapshots", "page_lines", "ref_runs", "refs_in_runs", "snapshot_lines"]
 
 _REF_PARTS = re.compile(r"^((?:f\d+)?e)(\d+)$")
+_MAX_RUN = 100_000
+"""Longest run :func:`refs_in_runs` spells out (a longer one is read as the text it is)."""
 _REF_AT_END = re.compile(r" \[ref=((?:f\d+)?e\d+)\]:?$")
 _MAX_TOKENS = re.compile(r" tokens=\d+/(\d+) ")
 _URL = re.compile(r"^\[snapshot\] url=(\S*)")
@@ -306,12 +308,14 @@ def refs_in_runs(text: str) -> list[str]:
     """The refs :func:`ref_runs` wrote as ``text``, each run spelled out again."""
     refs: list[str] = []
     for part in text.split(","):
-        first, _, last = part.strip().partition(" to ")
+        part = part.strip()
+        first, _, last = part.partition(" to ")
         a, b = _REF_PARTS.match(first), _REF_PARTS.match(last)
-        if a is not None and b is not None and a.group(1) == b.group(1):
+        if (a is not None and b is not None and a.group(1) == b.group(1)
+                and 0 < int(b.group(2)) - int(a.group(2)) <= _MAX_RUN):
             refs += [f"{a.group(1)}{n}" for n in range(int(a.group(2)), int(b.group(2)) + 1)]
-        elif first:
-            refs.append(first)
+        elif part:
+            refs.append(part)
     return refs
 
 
