@@ -2,7 +2,8 @@
 
 - ``tools.toml``: the description of each tool and of each of its arguments (the single source
   for the LangChain and LlamaIndex adapters); a few tools also have a ``vision_description``
-  and an ``after_description`` (the tools' ``after_action`` shows the page after actions).
+  and an ``after_sentence`` (swapped in when the tools' ``after_action`` shows the page after
+  actions).
 - ``system_dom.md`` / ``system_vision.md``: system prompt templates (``$tools``, ``$page``;
   the dom one also ``$refs`` and ``$after``).
 - ``after_action.toml``: what the dom prompt says of refs and of an action's result, per
@@ -73,12 +74,18 @@ def tool_description(tool: str, vision: bool = False, after_action: str = "none"
     """The model-facing description of ``tool``; with ``vision``, the one of its vision mode
     (``vision_description``: it also takes screenshot coordinates) when it has one; else,
     with an ``after_action`` other than ``none`` (each action's result shows the page or its
-    changes), ``after_description`` when it has one."""
+    changes), with its ``after_sentence`` (the sentence on reading the page again, and the one
+    that takes its place) applied when it has one."""
     entry = _entry(tool)
-    text = entry.get("vision_description") if vision else None
-    if text is None and after_action != "none":
-        text = entry.get("after_description")
-    return " ".join(str(text or entry["description"]).split())
+    text = " ".join(str(entry.get("vision_description") if vision else None
+                        or entry["description"]).split())
+    swap = entry.get("after_sentence")
+    if swap and after_action != "none" and not (vision and "vision_description" in entry):
+        old, new = (" ".join(str(x).split()) for x in swap)
+        if old not in text:
+            raise KeyError(f"after_sentence of {tool!r} in tools.toml is not in its description.")
+        text = text.replace(old, new)
+    return text
 
 
 def arg_description(tool: str, arg: str) -> str:
