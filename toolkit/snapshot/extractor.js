@@ -1436,10 +1436,15 @@
   // gives the new subtrees of emitted elements by path, what wrappers give now in place of
   // the ranges of their parent nodes' children they gave (splices), the new names, and the
   // new boxes and viewport flags of the nodes that moved, by path; stats and nextRef are
-  // the read's. Anything else (no walked element above, subtrees holding half the page, an
-  // iframe or a cut other than of text where they are, a subtree now emitted otherwise
-  // under a box that hands its click on, a name gained or lost, a new kind of cut): null
-  // (the page is walked in full).
+  // the read's. Where a decision made outside what was walked again may not stand, the
+  // answer is the elements to walk again as well (read as ones whose attributes changed):
+  // a box that grew from or shrank to 1 px or less, left or reached the page, or is a
+  // container of another size (at most WIDEN_MAX of them); the box that hands its click on
+  // above a subtree now emitted otherwise; an element whose name from content was gained,
+  // lost or cut. Anything else (no walked element above, subtrees holding half the page, an
+  // iframe or a cut other than of text where they are, a new kind of cut): null (the page
+  // is walked in full).
+  const WIDEN_ROUNDS = 3, WIDEN_MAX = 16;
   function reread(ks, xs) {
     const L = W.last, g = W.geo, old = W.nodeOf, R = L.root;
     // (wrappers are walked again where nothing they hold went into a shadow root, whose
@@ -1671,7 +1676,7 @@
     // (a box of no area is hidden or not whatever its place; one with area, where it is)
     const placed = (r, fixed) => !(r.width > 0 && r.height > 0) || (fixed
       ? r.right > 0 && r.bottom > 0 && r.left < vw && r.top < vh : r.right + sx > 0 && r.bottom + sy > 0);
-    const now = new Map();
+    const now = new Map(), more = [];
     for (let i = 0; i < g.length; i += 3) {
       const el = g[i], a = g[i + 1];
       if (!el.isConnected) {  // (taken out with what was taken out, under a root)
@@ -1680,14 +1685,17 @@
       }
       const r = el.getBoundingClientRect(), sized = r.width === a.width && r.height === a.height;
       if (sized && r.left === a.left && r.top === a.top) continue;
-      if (!inside(el)) {
-        if (!((sized || (a.width > 1 && a.height > 1 && r.width > 1 && r.height > 1)) &&
-            placed(a, g[i + 2]) && placed(r, g[i + 2]))) return null;
-        // (a container of another size may style what is in it otherwise: container queries)
-        if (!sized && win.getComputedStyle(el).containerType !== 'normal') return null;
+      // (one outside the subtrees whose decisions may not stand is walked again too; a
+      // container of another size may style what is in it otherwise: container queries)
+      if (!inside(el) && (!((sized || (a.width > 1 && a.height > 1 && r.width > 1 && r.height > 1)) &&
+          placed(a, g[i + 2]) && placed(r, g[i + 2])) ||
+          (!sized && win.getComputedStyle(el).containerType !== 'normal'))) {
+        more.push(el);
+        continue;
       }
       now.set(el, r);
     }
+    if (more.length) return more.length <= WIDEN_MAX ? more : null;
     if (!framesStay((el) => now.get(el), sx, sy)) return null;
     // the subtrees walked again, each from the counts it started at (moved by the changes
     // of those before it), then the totals: the last read's, with those changes
@@ -1709,8 +1717,11 @@
       // only while all of it are controls)
       const same = n !== null && !!nn && nn.tag === n.tag && nn.role === n.role && nn.ref === n.ref &&
         !nn.clickable === !n.clickable;
-      if (!same && e[1] !== R &&
-          (!byNode.has(e[1]) || win.getComputedStyle(byNode.get(e[1])).cursor === 'pointer')) return null;
+      if (!same && e[1] !== R) {
+        const pel = byNode.get(e[1]);
+        if (!pel) return null;
+        if (win.getComputedStyle(pel).cursor === 'pointer') return [pel];  // (that box is walked again)
+      }
       const delta = counts().map((v, j) => v - c0[j] - (e[13 + j] - e[7 + j]));
       if (capped && delta[2] !== 0) return null;
       for (let j = 0; j < 6; j++) total[j] += delta[j];
@@ -1735,10 +1746,11 @@
         if (role === 'iframe' || CELLS.has(role) || (ae[6] && !c.clickable)) continue;
         const nm2 = nameOf(ael, ael.localName, role, ae[6], win.getComputedStyle(ael)), nm1 = c.name || '';
         // (a nameless control's hint may come from what is in it: an icon's class)
+        // (and an element whose name is gained, lost or cut is walked again)
         if (c.ref && !nm2 && !c.text && hintable(ael, role) &&
-            (hintOf(ael, ael.localName) || undefined) !== c.hint) return null;
+            (hintOf(ael, ael.localName) || undefined) !== c.hint) return [ael];
         if (nm2 === nm1) continue;
-        if (!nm2 || !nm1 || nm2.length >= MAX_TEXT || nm1.length >= MAX_TEXT) return null;
+        if (!nm2 || !nm1 || nm2.length >= MAX_TEXT || nm1.length >= MAX_TEXT) return [ael];
         names.push([c, path.slice(0, depth), nm2]);
       }
     }
@@ -1864,10 +1876,8 @@
       document: L.document, focusedRef: L.focusedRef, nextRef: next, stats: L.stats, jsTimeMs: ms, watch: W.token });
   }
 
-  if (retext) {
-    const answer = reread(W.texts, W.attrs);
-    if (answer !== null) return answer;
-    forget();  // (and the walk starts over)
+  // (what a walk gathers, emptied for a walk that starts over)
+  const restart = () => {
     visited = emitted = skipped = iframes = 0;
     for (const k in cuts) cuts[k] = 0;
     geo.length = boxed.length = framed.length = scrollers.length = stack.length = open.length = 0;
@@ -1877,6 +1887,18 @@
     pointerOnly.length = 0;
     reasons.clear();
     focusedRef = null;
+  };
+  if (retext) {
+    // (a read that asks for more elements to walk again is read again with them, a few
+    // times at most; then the page is walked in full)
+    for (let round = 0; ; round++) {
+      const answer = reread(W.texts, W.attrs);
+      if (typeof answer === 'string') return answer;
+      restart();
+      if (answer === null || round === WIDEN_ROUNDS) break;
+      for (const x of answer) W.attrs.add(x);
+    }
+    forget();  // (and the walk starts over)
   }
   if (o.rootSelector) {
     const el = doc.querySelector(o.rootSelector);
