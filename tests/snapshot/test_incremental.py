@@ -1061,3 +1061,15 @@ def test_a_decision_above_a_change_that_may_not_stand_is_walked_again_not_the_pa
         assert (book.full_reads, book.retexted_reads) == (before[0], before[1] + 1), f"turn {turn}"
         diff = same(got, full(tab))
         assert diff is None, f"turn {turn}: {diff}"
+
+
+@pytest.mark.parametrize(("page", "partial"), [("", True), ("?full", False)])
+def test_an_empty_shadow_root_does_not_make_changes_walk_the_page(
+        tab: Tab, site: SiteServer, page: str, partial: bool) -> None:
+    """A shadow root the walk went into that holds nothing (a declarative one left empty)
+    draws nothing of its host's and styles nothing: attribute changes and elements put in
+    are read around them. Once it holds something (a slot), they walk the page as before."""
+    url = site.url("/extract/shadows.html" + page)
+    _there_and_back(tab, url, "document.getElementById('note').classList.toggle('plain')",
+                    partial)
+    _there_and_back(tab, url, _toggled("<p>Put in</p>", "#sec"), partial)

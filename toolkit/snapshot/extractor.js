@@ -1447,9 +1447,13 @@
   const WIDEN_ROUNDS = 3, WIDEN_MAX = 16;
   function reread(ks, xs) {
     const L = W.last, g = W.geo, old = W.nodeOf, R = L.root;
+    // (the shadow roots the walk went into, but those that hold nothing, no node and no
+    // adopted sheet: what their hosts hold is not drawn, and nothing in them styles a thing)
+    // (asked again after the walks, which may have gone into a root put in)
+    const shady = () => [...W.roots].some((r) => r.firstChild !== null || r.adoptedStyleSheets.length > 0);
     // (wrappers are walked again where nothing they hold went into a shadow root, whose
     // elements have no place in the document's order)
-    const wraps = W.roots.size ? new Map() : W.wrapOf;
+    const wraps = shady() ? new Map() : W.wrapOf;
     // (a walk cut at maxNodes is cut at the same node again when no subtree changes its count)
     const capped = L.stats.truncatedReasons.includes('maxNodes');
     if (o.rootSelector || ownsOf.size || !W.counts ||
@@ -1460,7 +1464,7 @@
     // its siblings'), and so is one that may hold a shadow root (its own sheets may style it
     // by :host(:hover)). Not where a sheet may not be read, nor where the walk went into a
     // shadow root (its :hover state is in the state list, but its sheets are not read).
-    if (hovers.size && (GHAS || W.roots.size)) return null;
+    if (hovers.size && (GHAS || shady())) return null;
     for (const x of hovers) {
       if (!x.isConnected) continue;
       if (x.shadowRoot === null && !x.localName.includes('-') && !matchesAny(x, HOVERS)) continue;
@@ -1516,7 +1520,7 @@
     // and nothing in it names or describes another (a label, an element referred to: hiding
     // it changes what that name reads).
     const adds = W.adds.filter((x) => x.isConnected && x.parentNode && x.parentNode.nodeType === 1);
-    if ((xs.size || adds.length || W.outs.length) && (GHAS || W.roots.size || doc.querySelector('[aria-owns]'))) return null;
+    if ((xs.size || adds.length || W.outs.length) && (GHAS || shady() || doc.querySelector('[aria-owns]'))) return null;
     // (nor where a sheet styles what holds the focus, when it moved, or may style what holds
     // a field by its validity, when a field's value or attributes changed: its form or an
     // element above it matches a validity compound; or a field was put in or taken out)
@@ -1730,7 +1734,7 @@
     [visited, skipped, emitted, cuts.maxTextPerNode, cuts.maxAttr, cuts.maxOptions] = total;
     // (a shadow root put in, or one met where nodes take a range's place: a splice's order
     // is the document's, which a shadow tree has no place in)
-    if ((xs.size || made.some((m) => !m[3])) && W.roots.size) return null;
+    if ((xs.size || made.some((m) => !m[3])) && shady()) return null;
     // (a page grown to a cap a walk would stop at, outside the subtrees walked again)
     if ((!capped && emitted >= MAX_NODES) || visited >= MAX_VISITED) return null;
     if (reasons.has('maxNodes') || reasons.has('maxVisited') || reasons.has('maxTime') ||
