@@ -1034,7 +1034,8 @@ WIDER: dict[str, str] = {
     "emptied under a pointer box": "(e => { e.textContent = e.textContent ? '' : 'Card words'; })"
                                    "(document.getElementById('card-p'))",
     "link put in under a pointer box":
-        "(e => { e.innerHTML = e.firstElementChild ? 'Plain words' : '<a href=\"#q\">Link</a> too'; })"
+        "(e => { e.innerHTML = e.firstElementChild ? 'Plain words' "
+        ": '<a href=\"#q\">Link</a> too'; })"
         "(document.getElementById('card-d'))",
     "heading name lost": "(e => { e.textContent = e.textContent ? '' : 'Heading words'; })"
                          "(document.getElementById('head-p'))",
