@@ -1448,12 +1448,13 @@
   function reread(ks, xs) {
     const L = W.last, g = W.geo, old = W.nodeOf, R = L.root;
     // (the shadow roots the walk went into, but those that hold nothing, no node and no
-    // adopted sheet: what their hosts hold is not drawn, and nothing in them styles a thing)
-    // (asked again after the walks, which may have gone into a root put in)
+    // adopted sheet: what their hosts hold is not drawn, and nothing in them styles a thing;
+    // asked once before the walks and again after them, which may go into a root put in)
     const shady = () => [...W.roots].some((r) => r.firstChild !== null || r.adoptedStyleSheets.length > 0);
+    const SHADY = shady();
     // (wrappers are walked again where nothing they hold went into a shadow root, whose
     // elements have no place in the document's order)
-    const wraps = shady() ? new Map() : W.wrapOf;
+    const wraps = SHADY ? new Map() : W.wrapOf;
     // (a walk cut at maxNodes is cut at the same node again when no subtree changes its count)
     const capped = L.stats.truncatedReasons.includes('maxNodes');
     if (o.rootSelector || ownsOf.size || !W.counts ||
@@ -1464,7 +1465,7 @@
     // its siblings'), and so is one that may hold a shadow root (its own sheets may style it
     // by :host(:hover)). Not where a sheet may not be read, nor where the walk went into a
     // shadow root (its :hover state is in the state list, but its sheets are not read).
-    if (hovers.size && (GHAS || shady())) return null;
+    if (hovers.size && (GHAS || SHADY)) return null;
     for (const x of hovers) {
       if (!x.isConnected) continue;
       if (x.shadowRoot === null && !x.localName.includes('-') && !matchesAny(x, HOVERS)) continue;
@@ -1520,7 +1521,7 @@
     // and nothing in it names or describes another (a label, an element referred to: hiding
     // it changes what that name reads).
     const adds = W.adds.filter((x) => x.isConnected && x.parentNode && x.parentNode.nodeType === 1);
-    if ((xs.size || adds.length || W.outs.length) && (GHAS || shady() || doc.querySelector('[aria-owns]'))) return null;
+    if ((xs.size || adds.length || W.outs.length) && (GHAS || SHADY || doc.querySelector('[aria-owns]'))) return null;
     // (nor where a sheet styles what holds the focus, when it moved, or may style what holds
     // a field by its validity, when a field's value or attributes changed: its form or an
     // element above it matches a validity compound; or a field was put in or taken out)
@@ -1749,8 +1750,8 @@
         const ael = byNode.get(c), ae = old.get(ael), role = c.role || null;
         if (role === 'iframe' || CELLS.has(role) || (ae[6] && !c.clickable)) continue;
         const nm2 = nameOf(ael, ael.localName, role, ae[6], win.getComputedStyle(ael)), nm1 = c.name || '';
-        // (a nameless control's hint may come from what is in it: an icon's class)
-        // (and an element whose name is gained, lost or cut is walked again)
+        // (a nameless control's hint may come from what is in it, an icon's class; an
+        // element whose hint may differ, or whose name is gained, lost or cut, is walked again)
         if (c.ref && !nm2 && !c.text && hintable(ael, role) &&
             (hintOf(ael, ael.localName) || undefined) !== c.hint) return [ael];
         if (nm2 === nm1) continue;
