@@ -177,3 +177,18 @@ def test_what_a_shadow_tree_says_and_changes(tab: Tab, site, tools: WebTools) ->
     # a change inside a closed shadow tree cannot be seen: never called "nothing changed"
     bump = tools.call("web_click", {"ref": ref(tab, "button", "Bump")})
     assert bump.artifact.answer is None and "Nothing" not in bump.content
+
+
+def test_a_new_tabs_first_page_says_what_it_says(tab: Tab, site, tools: WebTools) -> None:  # type: ignore[no-untyped-def]
+    """The first navigation of a new tab leaves a blank page, which is not read: the page
+    it opens is answered as a new page all the same, and so is the next one."""
+    assert tab.url == "about:blank"
+    first = tools.call("web_navigate", {"url": site.url(f"{PAGES}/login-failed.html")})
+    r = first.artifact
+    assert r.answer is not None and r.answer.new_page
+    assert r.answer.items == [
+        AnswerItem(kind="title", text="Sign in"),
+        AnswerItem(kind="notice", text="Wrong username or password (4 attempts left)."),
+    ]
+    again = tools.call("web_navigate", {"url": site.url(f"{PAGES}/login-failed.html")})
+    assert again.artifact.answer == r.answer

@@ -314,6 +314,11 @@ async def arm(tab: TabCore, action: str, target: Target | None) -> Armed | None:
     if action not in ANSWERED_ACTIONS or tab.page.is_closed():
         return None
     token = secrets.token_hex(8)
+    if target is None and action == "goto" and tab.page.url == "about:blank":
+        # a blank page (a new tab's) says nothing, and what follows is another document,
+        # answered as a new page: reading it would only start webrefs' world in a document
+        # about to be left (tens of ms, the first read of each document)
+        return Armed(action, tab.page.main_frame, token, Probe(token=token))
     if target is not None:
         before = await _read(tab, target.spot, "arm", token)
         frame = target.frame
