@@ -11,7 +11,7 @@ from webrefs import Tab
 from webrefs.models import PageTree
 from webrefs.snapshot.extract import ExtractLimits
 
-from tests.helpers.extracting import evaluate, extract, find, same
+from tests.helpers.extracting import evaluate, extract, find, find_all, same
 from tests.helpers.server import SiteServer
 
 # Changes made by the page's own scripts: some give the document a mutation, some an event
@@ -232,6 +232,23 @@ def test_a_box_fixed_to_the_viewport_moves_on_the_page_after_a_scroll(
         assert same(got, full(tab)) is None, f"scrolled to {y}"
         home = find(got, name="Home")
         assert home.box is not None and y <= home.box.y < y + 40 and home.in_viewport
+    assert book.rescrolled_reads == 3
+
+
+def test_a_drawer_fixed_left_of_the_page_stays_hidden_after_a_scroll(
+        tab: Tab, site: SiteServer) -> None:
+    """A menu drawer fixed to the viewport just left of the page (hidden there) stays where it
+    is in the viewport as the page scrolls down and up: what is left of the page is still
+    left of it, so the read is still no walk."""
+    tab.goto(site.url("/extract/scrolling.html?drawer"))
+    extract(tab)
+    book = tab.core.refs
+    for y in (1300, 1500, 200):
+        evaluate(tab, f"window.scrollTo(0, {y})")
+        got = extract(tab)
+        assert same(got, full(tab)) is None, f"scrolled to {y}"
+        assert not find_all(got, name="In the drawer")
+        assert find(got, name="Home").box is not None
     assert book.rescrolled_reads == 3
 
 

@@ -325,7 +325,8 @@
   // ---- a read after the page's own scroll alone (no mutation, no other state changed): every
   // box the last walk measured is measured again. When each moved by exactly the scroll, or
   // not at all (fixed or stuck to the viewport: then it moved on the page, and must not be
-  // left of or above it, where hiding depends on where it is), and none changed size, the
+  // left of or above it, where hiding depends on where it is, unless that part of where it is
+  // did not change: besidePage), and none changed size, the
   // walk's every decision stands: what changed is which nodes are seen in the viewport and
   // the page boxes of those that stayed put. The answer names those nodes by their path of
   // child indexes from the root; anything else (a sticky box that moved part of the way, a
@@ -366,6 +367,21 @@
     visit(W.last.root);
     return [flips, boxes];
   };
+  // an element that stayed put in the viewport and is (or was) left of or above the page:
+  // whether where it is on the page decides nothing new. So when the scroll was along one
+  // axis only, the element's page edge along the other did not move, and along the scroll it
+  // was and is on the page; and no box it is in can shift it (none scrolled or can scroll,
+  // so none was scrolled unseen): the walk's test (hiddenBox) gives what it gave.
+  const besidePage = (el, r, a, nsx, nsy, osx, osy) => {
+    if (!((nsx === osx && r.bottom + nsy > 0 && a.bottom + osy > 0) ||
+          (nsy === osy && r.right + nsx > 0 && a.right + osx > 0))) return false;
+    const top = doc.scrollingElement;
+    for (let p = el.parentElement; p && p !== top; p = p.parentElement) {
+      if (p.scrollLeft || p.scrollTop || p.scrollWidth > p.clientWidth ||
+          p.scrollHeight > p.clientHeight) return false;
+    }
+    return true;
+  };
   const rescroll = (since) => {
     const L = W.last, nsx = win.scrollX, nsy = win.scrollY, osx = L.scroll.x, osy = L.scroll.y;
     const dx = nsx - osx, dy = nsy - osy, g = W.geo, now = new Map();
@@ -374,7 +390,8 @@
       if (r.width !== a.width || r.height !== a.height) return null;
       if (r.left !== a.left - dx || r.top !== a.top - dy) {
         if (r.left !== a.left || r.top !== a.top || (r.width > 0 && r.height > 0 &&
-            (r.right + nsx <= 0 || r.bottom + nsy <= 0 || a.right + osx <= 0 || a.bottom + osy <= 0))) return null;
+            (r.right + nsx <= 0 || r.bottom + nsy <= 0 || a.right + osx <= 0 || a.bottom + osy <= 0) &&
+            !besidePage(el, r, a, nsx, nsy, osx, osy))) return null;
       }
       now.set(el, r);
       g[i + 1] = r;  // (the next read after a scroll compares with this one; a read that
