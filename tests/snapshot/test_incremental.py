@@ -4,6 +4,7 @@ after any change (seen by the document's watch or not) is what a full read gives
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -219,20 +220,27 @@ def test_a_read_after_the_pages_own_scroll_measures_its_boxes_again(
     assert seen[1] and not seen[1] & seen[0] and seen[2] != seen[1] and seen[4] == seen[0]
 
 
-def test_a_box_fixed_to_the_viewport_moves_on_the_page_after_a_scroll(
-        tab: Tab, site: SiteServer) -> None:
-    """A fixed header stays where it is in the viewport: its nodes get their new page
-    boxes, and the read is still no walk."""
-    tab.goto(site.url("/extract/scrolling.html?fixed"))
+def _scrolled(tab: Tab, url: str) -> Iterator[tuple[int, PageTree]]:
+    """``url`` read, then scrolled to 1300, 1500 and 200 px: each read after a scroll (equal
+    to a full read) with where it was scrolled to; every one of them measured, none walked."""
+    tab.goto(url)
     extract(tab)
     book = tab.core.refs
     for y in (1300, 1500, 200):
         evaluate(tab, f"window.scrollTo(0, {y})")
         got = extract(tab)
         assert same(got, full(tab)) is None, f"scrolled to {y}"
+        yield y, got
+    assert book.rescrolled_reads == 3
+
+
+def test_a_box_fixed_to_the_viewport_moves_on_the_page_after_a_scroll(
+        tab: Tab, site: SiteServer) -> None:
+    """A fixed header stays where it is in the viewport: its nodes get their new page
+    boxes, and the read is still no walk."""
+    for y, got in _scrolled(tab, site.url("/extract/scrolling.html?fixed")):
         home = find(got, name="Home")
         assert home.box is not None and y <= home.box.y < y + 40 and home.in_viewport
-    assert book.rescrolled_reads == 3
 
 
 def test_a_drawer_fixed_left_of_the_page_stays_hidden_after_a_scroll(
@@ -240,16 +248,9 @@ def test_a_drawer_fixed_left_of_the_page_stays_hidden_after_a_scroll(
     """A menu drawer fixed to the viewport just left of the page (hidden there) stays where it
     is in the viewport as the page scrolls down and up: what is left of the page is still
     left of it, so the read is still no walk."""
-    tab.goto(site.url("/extract/scrolling.html?drawer"))
-    extract(tab)
-    book = tab.core.refs
-    for y in (1300, 1500, 200):
-        evaluate(tab, f"window.scrollTo(0, {y})")
-        got = extract(tab)
-        assert same(got, full(tab)) is None, f"scrolled to {y}"
+    for _, got in _scrolled(tab, site.url("/extract/scrolling.html?drawer")):
         assert not find_all(got, name="In the drawer")
         assert find(got, name="Home").box is not None
-    assert book.rescrolled_reads == 3
 
 
 def test_a_page_with_a_sticky_box_is_walked_after_a_scroll(tab: Tab, site: SiteServer) -> None:
