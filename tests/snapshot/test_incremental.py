@@ -243,12 +243,14 @@ def test_a_box_fixed_to_the_viewport_moves_on_the_page_after_a_scroll(
         assert home.box is not None and y <= home.box.y < y + 40 and home.in_viewport
 
 
+@pytest.mark.parametrize("query", ["?drawer", "?drawer&tall"], ids=["as it is", "body-height"])
 def test_a_drawer_fixed_left_of_the_page_stays_hidden_after_a_scroll(
-        tab: Tab, site: SiteServer) -> None:
+        tab: Tab, site: SiteServer, query: str) -> None:
     """A menu drawer fixed to the viewport just left of the page (hidden there) stays where it
     is in the viewport as the page scrolls down and up: what is left of the page is still
-    left of it, so the read is still no walk."""
-    for _, got in _scrolled(tab, site.url("/extract/scrolling.html?drawer")):
+    left of it, so the read is still no walk; also where the body is only as tall as the
+    viewport and the page's content overflows it (a box that cannot scroll)."""
+    for _, got in _scrolled(tab, site.url(f"/extract/scrolling.html{query}")):
         assert not find_all(got, name="In the drawer")
         assert find(got, name="Home").box is not None
 

@@ -371,14 +371,19 @@
   // whether where it is on the page decides nothing new. So when the scroll was along one
   // axis only, the element's page edge along the other did not move, and along the scroll it
   // was and is on the page; and no box it is in can shift it (none scrolled or can scroll,
-  // so none was scrolled unseen): the walk's test (hiddenBox) gives what it gave.
+  // so none was scrolled unseen; content that overflows a box whose overflow is visible or
+  // clipped cannot be scrolled): the walk's test (hiddenBox) gives what it gave.
+  const FIXED_OVERFLOW = /^(visible|clip)$/;
   const besidePage = (el, r, a, nsx, nsy, osx, osy) => {
     if (!((nsx === osx && r.bottom + nsy > 0 && a.bottom + osy > 0) ||
           (nsy === osy && r.right + nsx > 0 && a.right + osx > 0))) return false;
     const top = doc.scrollingElement;
     for (let p = el.parentElement; p && p !== top; p = p.parentElement) {
-      if (p.scrollLeft || p.scrollTop || p.scrollWidth > p.clientWidth ||
-          p.scrollHeight > p.clientHeight) return false;
+      if (p.scrollLeft || p.scrollTop) return false;
+      if (p.scrollWidth > p.clientWidth || p.scrollHeight > p.clientHeight) {
+        const cs = win.getComputedStyle(p);
+        if (!FIXED_OVERFLOW.test(cs.overflowX) || !FIXED_OVERFLOW.test(cs.overflowY)) return false;
+      }
     }
     return true;
   };
