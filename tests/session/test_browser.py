@@ -293,6 +293,33 @@ def test_connect_errors_are_clear() -> None:
         Browser.connect(f"http://127.0.0.1:{_free_port()}", timeout_ms=2000)
 
 
+def test_a_new_tab_opens_no_page_of_the_browsers_own(tab: Tab, site: SiteServer) -> None:
+    """A tab of a launched browser is one page: Chromium's address bar popup, which recent
+    versions load as two web pages per tab (as much CPU as the tab's own page), is off."""
+    from webrefs.session.launcher import UNSEEN_UI_DISABLED_FEATURES, chromium_args
+
+    tab.goto(site.url("/basic/one.html"))
+
+    async def targets() -> list[dict[str, str]]:
+        browser = tab.page.context.browser
+        assert browser is not None
+        session = await browser.new_browser_cdp_session()
+        try:
+            infos: list[dict[str, str]] = (await session.send("Target.getTargets"))[
+                "targetInfos"]
+            return infos
+        finally:
+            await session.detach()
+
+    infos = tab.runner.run(targets())
+    assert [t["url"] for t in infos if t["type"] == "page"].count(tab.url) == 1, infos
+    own = [(t["type"], t["url"]) for t in infos
+           if t["type"] == "browser_ui" or t["url"].startswith("chrome://")]
+    assert own == []
+    flag = next(a for a in chromium_args() if a.startswith("--disable-features="))
+    assert set(UNSEEN_UI_DISABLED_FEATURES) <= set(flag.split("=", 1)[1].split(","))
+
+
 async def test_wrap_adopts_an_existing_async_page(site: SiteServer) -> None:
     from playwright.async_api import async_playwright
     from webrefs.session.launcher import chromium_args, find_chromium

@@ -202,6 +202,13 @@ QUIET_DISABLED_FEATURES = (
 )
 """Chromium features turned off so the browser sends nothing the pages did not ask for."""
 
+UNSEEN_UI_DISABLED_FEATURES = ("WebUIOmniboxPopup", "WebUIOmniboxAimPopup",
+                               "WebUIOmniboxFullPopup")
+"""Chromium features turned off because an agent's browser never shows them. In recent
+versions (156, for one) each tab loads its address bar's suggestion popup as two web pages of
+their own (``chrome://omnibox-popup.top-chrome/``), headless too; they cost as much CPU as
+the tab's own page. With them off, a browser with a window draws the popup with its own views."""
+
 QUIET_SWITCHES = (
     "--disable-background-networking",
     "--disable-component-update",
@@ -234,7 +241,8 @@ def chromium_args(extra: tuple[str, ...] = ()) -> list[str]:
 
     A ``--disable-features=`` in ``extra`` is merged into ours (Chromium reads only one).
     """
-    disabled = [*_PLAYWRIGHT_DISABLED_FEATURES, *QUIET_DISABLED_FEATURES]
+    disabled = [*_PLAYWRIGHT_DISABLED_FEATURES, *QUIET_DISABLED_FEATURES,
+                *UNSEEN_UI_DISABLED_FEATURES]
     rest: list[str] = []
     for arg in extra:
         if arg.startswith("--disable-features="):
