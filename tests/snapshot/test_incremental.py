@@ -4,6 +4,7 @@ after any change (seen by the document's watch or not) is what a full read gives
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -253,6 +254,49 @@ def test_a_drawer_fixed_left_of_the_page_stays_hidden_after_a_scroll(
     for _, got in _scrolled(tab, site.url(f"/extract/scrolling.html{query}")):
         assert not find_all(got, name="In the drawer")
         assert find(got, name="Home").box is not None
+
+
+def test_an_image_that_arrived_since_is_seen_though_the_page_keeps_its_event(
+        tab: Tab, site: SiteServer) -> None:
+    """An image that arrives after a read gives itself and the link holding it a box, with no
+    mutation. Here it is lazy (the window's own load event has come before the first read)
+    and the page stops its images' load events before any later listener sees them: the next
+    read still sees the image, as a full read does."""
+    tab.goto(site.url("/extract/kept-events.html"))
+    before = extract(tab)
+    assert evaluate(tab, "document.readyState") == "complete"
+    assert evaluate(tab, "document.querySelector('img').complete") is False, \
+        "the image came before the first read: nothing to test"
+    assert find(before, role="link").box is not None
+    assert find(before, role="link").box.w == 0
+    deadline = time.monotonic() + 15
+    while not evaluate(tab, "document.querySelector('img').naturalWidth > 0"):
+        assert time.monotonic() < deadline, "the image never came"
+        time.sleep(0.1)
+    book = tab.core.refs
+    unchanged = book.unchanged_reads
+    after = extract(tab)
+    assert book.unchanged_reads == unchanged
+    assert same(after, full(tab)) is None
+    box = find(after, role="link").box
+    assert box is not None and box.w == 12
+
+
+def test_a_popover_shown_is_seen_though_the_page_keeps_its_toggle_events(
+        tab: Tab, site: SiteServer) -> None:
+    """A popover shown by the page's script changes no attribute; the page here stops its
+    toggle events before any later listener sees them. The next read still shows it."""
+    tab.goto(site.url("/extract/kept-events.html"))
+    before = extract(tab)
+    assert not find_all(before, name="Popover text") and not any(
+        "Popover text" in (n.text or "") for n in _walk(before))
+    evaluate(tab, "document.getElementById('pop').showPopover()")
+    book = tab.core.refs
+    unchanged = book.unchanged_reads
+    after = extract(tab)
+    assert book.unchanged_reads == unchanged
+    assert same(after, full(tab)) is None
+    assert any("Popover text" in (n.text or n.name) for n in _walk(after))
 
 
 def test_a_page_with_a_sticky_box_is_walked_after_a_scroll(tab: Tab, site: SiteServer) -> None:

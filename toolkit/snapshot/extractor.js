@@ -318,6 +318,12 @@
     for (const q of W.media) st.push(q.matches);
     for (const el of W.sc) st.push(el.scrollLeft, el.scrollTop);
     for (const r of W.roots) st.push(r.host && r.host.isConnected, last(r.querySelectorAll(':hover')), ...r.adoptedStyleSheets, 0);
+    // images loaded or broken since: an image's box, and so whether it and what holds it
+    // show, change then, before its load or error event comes (and a page script may keep
+    // that event from every later listener)
+    const img = (im) => st.push(im, im.complete, im.naturalWidth);
+    for (const im of doc.images) img(im);
+    for (const r of W.roots) for (const im of r.querySelectorAll('img')) img(im);
     return st;
   };
   const seeState = () => { W.seen = stateNow(); W.hov = hovNow; W.fseen = fieldsNow(); };
