@@ -131,17 +131,21 @@ def _not_walked(tab: BenchTab) -> int:
     return tab.refs.unchanged_reads + tab.refs.rescrolled_reads + tab.refs.retexted_reads
 
 
-# The page's own changes, counted by an observer in its main world: a read that differs from
-# the full read after it is the extractor's fault only where the page changed nothing between
-# the change made and the end of that full read.
+# The page's own changes, counted by an observer in its main world, with which of its images
+# have loaded or failed (a lazy image near the viewport after a scroll starts loading, and
+# here fails: its box changes with no mutation): a read that differs from the full read
+# after it is the extractor's fault only where the page changed nothing between the change
+# made and the end of that full read.
 _COUNT_CHANGES = """() => { if (!window.__benchChanges) { window.__benchChanges = [0];
   new MutationObserver((r) => { window.__benchChanges[0] += r.length; }).observe(document,
     { subtree: true, childList: true, attributes: true, characterData: true }); }
-  return window.__benchChanges[0]; }"""
+  let images = 0;
+  for (const im of document.images) images += im.complete ? 1 + im.naturalWidth : 0;
+  return window.__benchChanges[0] + '/' + images; }"""
 
 
-async def changes_so_far(page: Page) -> int:
-    return int(await page.evaluate(_COUNT_CHANGES))
+async def changes_so_far(page: Page) -> str:
+    return str(await page.evaluate(_COUNT_CHANGES))
 
 
 def _why(reused: bool, moved: bool) -> str:
