@@ -282,11 +282,37 @@ def test_an_image_that_arrived_since_is_seen_though_the_page_keeps_its_event(
     assert box is not None and box.w == 12
 
 
+def test_a_video_sized_since_is_seen_though_the_page_keeps_its_events(
+        tab: Tab, site: SiteServer) -> None:
+    """A video takes its size from its first frames, with no mutation (here a stream set by
+    the page's script); the page stops its media events before any later listener sees
+    them. The next read still sees the video's new size, as a full read does."""
+    tab.goto(site.url("/extract/kept-events.html"))
+    evaluate(tab, "document.querySelector('img').remove()")  # (its late arrival aside)
+    before = extract(tab)
+    evaluate(tab, """(() => { const c = document.createElement('canvas');
+        c.width = 40; c.height = 20; const g = c.getContext('2d');
+        setInterval(() => { g.fillStyle = g.fillStyle === '#ff0000' ? '#0000ff' : '#ff0000';
+          g.fillRect(0, 0, 40, 20); }, 30);
+        document.getElementById('vid').srcObject = c.captureStream(); })()""")
+    deadline = time.monotonic() + 15
+    while not evaluate(tab, "document.getElementById('vid').videoWidth > 0"):
+        assert time.monotonic() < deadline, "the video never took its size"
+        time.sleep(0.1)
+    book = tab.core.refs
+    unchanged = book.unchanged_reads
+    after = extract(tab)
+    assert book.unchanged_reads == unchanged
+    assert same(after, full(tab)) is None
+    assert same(after, before) is not None
+
+
 def test_a_popover_shown_is_seen_though_the_page_keeps_its_toggle_events(
         tab: Tab, site: SiteServer) -> None:
     """A popover shown by the page's script changes no attribute; the page here stops its
     toggle events before any later listener sees them. The next read still shows it."""
     tab.goto(site.url("/extract/kept-events.html"))
+    evaluate(tab, "document.querySelector('img').remove()")  # (its late arrival aside)
     before = extract(tab)
     assert not find_all(before, name="Popover text") and not any(
         "Popover text" in (n.text or "") for n in _walk(before))

@@ -246,7 +246,8 @@
     W = { doc, dirty: true, n: 0, roots: new Set(), sc: [], mo: new MutationObserver(note), note,
       texts: new Set(), attrs: new Set(), fielded: false, gone: [], adds: [], outs: [], last: null, geo: [], boxed: [], framed: [], nodeOf: new Map(), wrapOf: new Map(), counts: null,
       media: MEDIA.map((q) => win.matchMedia(q)),
-      fields: [...FIELD].map((t) => doc.getElementsByTagName(t)) };
+      fields: [...FIELD].map((t) => doc.getElementsByTagName(t)),
+      videos: doc.getElementsByTagName('video') };
     // (the page's own scroll is in the state list: a read after it alone reads the geometry)
     win.addEventListener('scroll', (e) => { if (e.target !== doc) W.dirty = true; },
       { capture: true, passive: true });
@@ -318,12 +319,14 @@
     for (const q of W.media) st.push(q.matches);
     for (const el of W.sc) st.push(el.scrollLeft, el.scrollTop);
     for (const r of W.roots) st.push(r.host && r.host.isConnected, last(r.querySelectorAll(':hover')), ...r.adoptedStyleSheets, 0);
-    // images loaded or broken since: an image's box, and so whether it and what holds it
-    // show, change then, before its load or error event comes (and a page script may keep
-    // that event from every later listener)
-    const img = (im) => st.push(im, im.complete, im.naturalWidth);
-    for (const im of doc.images) img(im);
-    for (const r of W.roots) for (const im of r.querySelectorAll('img')) img(im);
+    // images loaded or broken, and videos sized, since: their boxes, and so whether they
+    // and what holds them show, change then, before their events come (and a page script
+    // may keep those events from every later listener)
+    const media = (el) => (el.localName === 'video' ? st.push(el, el.videoWidth, el.videoHeight)
+      : st.push(el, el.complete, el.naturalWidth));
+    for (const im of doc.images) media(im);
+    for (const v of W.videos) media(v);
+    for (const r of W.roots) for (const el of r.querySelectorAll('img,video')) media(el);
     return st;
   };
   const seeState = () => { W.seen = stateNow(); W.hov = hovNow; W.fseen = fieldsNow(); };
