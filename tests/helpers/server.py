@@ -18,11 +18,13 @@ Besides static files it has a few dynamic routes for timing cases:
 from __future__ import annotations
 
 import html
+import sys
 import threading
 import time
 from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from tests.helpers.paths import TESTS
@@ -110,12 +112,21 @@ class _Handler(SimpleHTTPRequestHandler):
     do_PUT = do_PATCH = do_DELETE = _other
 
 
+class _Server(ThreadingHTTPServer):
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A client gone before its answer (a tab closed while a slow resource was on its
+        way) is no error of the server's; anything else is printed as before."""
+        if isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError)):
+            return
+        super().handle_error(request, client_address)
+
+
 class SiteServer:
     """``with SiteServer() as s: s.url('/page.html')``"""
 
     def __init__(self, root: Path = SITES) -> None:
         handler = partial(_Handler, directory=str(root))
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self.httpd = _Server(("127.0.0.1", 0), handler)
         self.httpd.daemon_threads = True
         self.port = self.httpd.server_address[1]
         self.origin = f"http://127.0.0.1:{self.port}"
