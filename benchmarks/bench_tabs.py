@@ -25,6 +25,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import os
 import statistics
 import sys
 import threading
@@ -67,7 +68,7 @@ def _busy_ticks() -> int:
     return sum(fields) - fields[3] - fields[4]  # all but idle and iowait
 
 
-_TICK_MS = 1000 / 100  # USER_HZ
+_TICK_MS = 1000 / os.sysconf("SC_CLK_TCK")  # /proc/stat counts in these ticks
 
 
 async def _batch(cycle: Callable[[], Awaitable[None]], cycles: int) -> tuple[float, float]:

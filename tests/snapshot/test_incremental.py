@@ -4,7 +4,6 @@ after any change (seen by the document's watch or not) is what a full read gives
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -14,6 +13,7 @@ from webrefs.models import PageTree
 from webrefs.snapshot.extract import ExtractLimits
 
 from tests.helpers.extracting import evaluate, extract, find, find_all, same
+from tests.helpers.procs import wait_until
 from tests.helpers.server import SiteServer
 
 # Changes made by the page's own scripts: some give the document a mutation, some an event
@@ -256,6 +256,21 @@ def test_a_drawer_fixed_left_of_the_page_stays_hidden_after_a_scroll(
         assert find(got, name="Home").box is not None
 
 
+def _until(tab: Tab, script: str, what: str) -> None:
+    """Wait (15 s at most) for ``script`` to be true in the page."""
+    assert wait_until(lambda: evaluate(tab, script), timeout=15, interval=0.1), what
+
+
+def _read_not_kept(tab: Tab) -> PageTree:
+    """A read that must not answer with the last one, and that equals a full read."""
+    book = tab.core.refs
+    unchanged = book.unchanged_reads
+    got = extract(tab)
+    assert book.unchanged_reads == unchanged
+    assert same(got, full(tab)) is None
+    return got
+
+
 def test_an_image_that_arrived_since_is_seen_though_the_page_keeps_its_event(
         tab: Tab, site: SiteServer) -> None:
     """An image that arrives after a read gives itself and the link holding it a box, with no
@@ -269,15 +284,8 @@ def test_an_image_that_arrived_since_is_seen_though_the_page_keeps_its_event(
         "the image came before the first read: nothing to test"
     assert find(before, role="link").box is not None
     assert find(before, role="link").box.w == 0
-    deadline = time.monotonic() + 15
-    while not evaluate(tab, "document.querySelector('img').naturalWidth > 0"):
-        assert time.monotonic() < deadline, "the image never came"
-        time.sleep(0.1)
-    book = tab.core.refs
-    unchanged = book.unchanged_reads
-    after = extract(tab)
-    assert book.unchanged_reads == unchanged
-    assert same(after, full(tab)) is None
+    _until(tab, "document.querySelector('img').naturalWidth > 0", "the image never came")
+    after = _read_not_kept(tab)
     box = find(after, role="link").box
     assert box is not None and box.w == 12
 
@@ -295,15 +303,9 @@ def test_a_video_sized_since_is_seen_though_the_page_keeps_its_events(
         setInterval(() => { g.fillStyle = g.fillStyle === '#ff0000' ? '#0000ff' : '#ff0000';
           g.fillRect(0, 0, 40, 20); }, 30);
         document.getElementById('vid').srcObject = c.captureStream(); })()""")
-    deadline = time.monotonic() + 15
-    while not evaluate(tab, "document.getElementById('vid').videoWidth > 0"):
-        assert time.monotonic() < deadline, "the video never took its size"
-        time.sleep(0.1)
-    book = tab.core.refs
-    unchanged = book.unchanged_reads
-    after = extract(tab)
-    assert book.unchanged_reads == unchanged
-    assert same(after, full(tab)) is None
+    _until(tab, "document.getElementById('vid').videoWidth > 0",
+           "the video never took its size")
+    after = _read_not_kept(tab)
     assert same(after, before) is not None
 
 
@@ -317,11 +319,7 @@ def test_a_popover_shown_is_seen_though_the_page_keeps_its_toggle_events(
     assert not find_all(before, name="Popover text") and not any(
         "Popover text" in (n.text or "") for n in _walk(before))
     evaluate(tab, "document.getElementById('pop').showPopover()")
-    book = tab.core.refs
-    unchanged = book.unchanged_reads
-    after = extract(tab)
-    assert book.unchanged_reads == unchanged
-    assert same(after, full(tab)) is None
+    after = _read_not_kept(tab)
     assert any("Popover text" in (n.text or n.name) for n in _walk(after))
 
 
