@@ -634,6 +634,8 @@ WRAPPER_EDITS: dict[str, tuple[str, bool]] = {
         _toggled("<p>New, with <a href='#n'>a link</a>.</p>", "#w3b", "before"), True),
     "a paragraph made invisible before a frame, which stays": (
         "document.getElementById('p2').classList.toggle('unseen')", True),
+    "a paragraph hidden before a frame, which moves up with what is in it": (
+        "document.getElementById('p2').classList.toggle('gone')", True),
     "a part taken out": (
         "(() => { const p = document.getElementById('w3b'); if (p) { window.kept = p; "
         "p.remove(); } else document.getElementById('w3a').append(window.kept); })()", True),
@@ -647,7 +649,7 @@ WRAPPER_EDITS: dict[str, tuple[str, bool]] = {
         "document.getElementById('later').classList.toggle('gone');"
         "document.getElementById('b9').classList.toggle('gone')", True),
     "what holds the whole page": (
-        "document.getElementById('w1').classList.toggle('gone')", False),
+        "document.getElementById('top').classList.toggle('unseen')", False),
 }
 
 
@@ -657,8 +659,9 @@ def test_a_change_under_a_wrapper_walks_only_the_wrapper(
     """A change with no emitted element above it but an element walked and not emitted (a
     wrapper, whose nodes went to its parent node's children): the wrapper is walked again
     and what it gives now, any number of nodes, takes the place of what it gave (the frame
-    after one is still found where it went), and the host's tree is what a full read gives.
-    A change whose nearest wrapper holds the whole page is walked in full."""
+    after one is still found where it went, and a frame moved by the change takes what is in
+    it along), and the host's tree is what a full read gives. A change whose nearest wrapper
+    holds the whole page is walked in full."""
     _there_and_back(tab, site.url("/extract/wrappers.html"), WRAPPER_EDITS[what][0],
                     WRAPPER_EDITS[what][1])
 
@@ -919,7 +922,9 @@ def test_an_element_hidden_is_walked_alone_where_its_parent_keeps_an_area(
     pointer cursor; so the element right under what holds the whole page is read around it
     once hidden. A table's only row hidden leaves the table of no size: the table, outside
     what was walked again, is walked again with it (and the same when the row is shown).
-    Walked in full: the element under what holds the whole page shown again (not walked at
+    An element that holds most of the page is read around it once hidden too: a walk of
+    what is no longer laid out costs nothing.
+    Walked in full: an element under what holds the whole page shown again (not walked at
     the last read: from its parent, the whole page)."""
     tab.goto(site.url("/extract/hides.html"))
     extract(tab)
@@ -937,7 +942,7 @@ def test_an_element_hidden_is_walked_alone_where_its_parent_keeps_an_area(
                 walked_in_full.add((name, turn))
             diff = same(got, full(tab))
             assert diff is None, f"{name} {turn}: {diff}"
-    assert walked_in_full == {("under-main", "shown")}
+    assert walked_in_full == {("under-main", "shown"), ("most-of-the-page", "shown")}
 
 
 def _put(make: str, where: str, how: str) -> str:

@@ -9,6 +9,7 @@ import webrefs
 from webrefs import Tab, extractor_script, parse_snapshot_json
 from webrefs.errors import SnapshotFormatError
 from webrefs.snapshot.script import (
+    QuickRead,
     is_rescrolled,
     is_retexted,
     quick_read,
@@ -303,6 +304,41 @@ def test_what_a_wrapper_gives_now_takes_the_place_of_what_it_gave() -> None:
     assert tree.root.children[4].box == (0, 0, 9, 9)  # (the old text run's box, where it went)
     assert [h[:2] for h in hosts] == [((5,), 7)]
     assert len(kept.tree.root.children) == 5  # the kept tree is not changed
+
+
+def _kept_with_frame() -> QuickRead:
+    frame = {"tag": "iframe", "role": "iframe", "frame": {"key": 7, "cx": 5, "cy": 6}}
+    kept = quick_read(json.dumps({**VALID, "iframes": 1, "root": {
+        "tag": "body", "children": [*VALID["root"]["children"], frame]}},
+        separators=(",", ":")), frames_ok=True)
+    assert kept is not None and kept.hosts == [((4,), 7, 5.0, 6.0)]
+    return kept
+
+
+def test_an_iframe_the_change_moved_takes_its_new_content_origin() -> None:
+    """The content origin of an iframe node the change moved is the answer's (the host
+    hangs the frame's content there), at the node's place once the splices are applied."""
+    kept = _kept_with_frame()
+    text = _retexted(nodes=[], flips=[], boxes=[[[4], [0, 40, 300, 150]]],
+                     frames=[[[4], 5, 46]], splices=[[[], 3, 3, [{"text": "new"}]]])
+    edited = retexted_since(text, "w1.abc", kept)
+    assert edited is not None
+    assert edited[0].hosts == [((5,), 7, 5.0, 46.0)]
+    assert edited[0].tree.root.children[5].box == (0, 40, 300, 150)
+    assert kept.hosts == [((4,), 7, 5.0, 6.0)]  # what was kept is not changed
+    still = retexted_since(_retexted(nodes=[], flips=[], boxes=[]), "w1.abc", kept)
+    assert still is not None and still[0].hosts == kept.hosts
+
+
+@pytest.mark.parametrize("frames", [
+    [[[3], 5, 46]],  # a node that is no iframe
+    [[[9], 5, 46]],  # no such node
+    [[[4], 5, 46], [[4], 6, 47]],  # the same iframe twice
+    [[[4], "5", 46]],  # not a number
+])
+def test_a_moved_origin_that_does_not_fit_the_kept_read_is_refused(frames: list[object]) -> None:
+    text = _retexted(nodes=[], flips=[], boxes=[], frames=frames)
+    assert retexted_since(text, "w1.abc", _kept_with_frame()) is None
 
 
 @pytest.mark.parametrize("splices", [

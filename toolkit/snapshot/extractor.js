@@ -36,10 +36,12 @@
  *                   and document size, inViewport turned over on the nodes at the `flips`
  *                   paths (child indexes from root) and `boxes` ([path, box] each); when
  *                   only text was edited in place, {version, retexted: token, nodes, names,
- *                   flips, boxes, document, focusedRef, nextRef, stats, jsTimeMs, watch}:
- *                   the last output with the nodes at the `nodes` paths replaced ([path,
- *                   node] each), the names at the `names` paths ([path, name]), and flips,
- *                   boxes, document, focusedRef, nextRef and stats as given (null)
+ *                   flips, boxes, frames, document, focusedRef, nextRef, stats, jsTimeMs,
+ *                   watch}: the last output with the nodes at the `nodes` paths replaced
+ *                   ([path, node] each), the names at the `names` paths ([path, name]), the
+ *                   iframe nodes at the `frames` paths given their new content origin ([path,
+ *                   cx, cy]), and flips, boxes, document, focusedRef, nextRef and stats as
+ *                   given (null)
  *   partial         false: with `since`, answer "unchanged" or give a full output, never a
  *                   rescrolled or retexted answer (for a host that keeps only the last
  *                   output's text, as of child frames) (true)
@@ -340,24 +342,29 @@
   // the page boxes of those that stayed put. The answer names those nodes by their path of
   // child indexes from the root; anything else (a sticky box that moved part of the way, a
   // layout change): null (the walk runs).
-  // whether every iframe node's content origin is where the last read put it (rectOf: its
-  // element's rect now, or none where it did not move)
-  const framesStay = (rectOf, x, y) => {
+  // an iframe's content origin in page coordinates (its rect r, the page scrolled by x, y)
+  const originOf = (el, cs, r, x, y) => [Math.round(r.left + x + el.clientLeft + (parseFloat(cs.paddingLeft) || 0)),
+    Math.round(r.top + y + el.clientTop + (parseFloat(cs.paddingTop) || 0))];
+  // the iframe nodes whose content origin is not where the last read put it (rectOf: its
+  // element's rect now, or none where it did not move): node -> [cx, cy]
+  const framesMoved = (rectOf, x, y) => {
+    const out = new Map();
     for (let i = 0; i < W.framed.length; i += 3) {
-      const n = W.framed[i], el = W.framed[i + 1], cs = W.framed[i + 2], r = rectOf(el);
-      if (r && (n.frame.cx !== Math.round(r.left + x + el.clientLeft + (parseFloat(cs.paddingLeft) || 0)) ||
-          n.frame.cy !== Math.round(r.top + y + el.clientTop + (parseFloat(cs.paddingTop) || 0)))) return false;
+      const n = W.framed[i], el = W.framed[i + 1], r = rectOf(el);
+      const at = r && originOf(el, W.framed[i + 2], r, x, y);
+      if (at && (n.frame.cx !== at[0] || n.frame.cy !== at[1])) out.set(n, at);
     }
-    return true;
+    return out;
   };
   // the last output's nodes in `changed` (node -> [in the viewport, new box or null]) take
-  // their change, subtrees in `skip` left out; [paths of those turned over, [path, box] ...]
-  const turn = (changed, skip) => {
-    const flips = [], boxes = [];
-    if (!changed.size) return [flips, boxes];
+  // their change, and the iframe nodes in `reframed` (node -> [cx, cy]) their content origin,
+  // subtrees in `skip` left out; [paths of those turned over, [path, box] ..., [path, cx, cy] ...]
+  const turn = (changed, skip, reframed = new Map()) => {
+    const flips = [], boxes = [], frames = [];
+    if (!changed.size && !reframed.size) return [flips, boxes, frames];
     const path = [];  // (one path, copied only where a node changed)
     const visit = (n) => {
-      const c = changed.get(n);
+      const c = changed.get(n), f = reframed.get(n);
       if (c) {
         if (c[0] !== !!n.inViewport) {
           flips.push(path.slice());
@@ -365,6 +372,7 @@
         }
         if (c[1]) { boxes.push([path.slice(), c[1]]); n.box = c[1]; }
       }
+      if (f) { frames.push([path.slice(), f[0], f[1]]); n.frame.cx = f[0]; n.frame.cy = f[1]; }
       const kids = n.children;
       if (kids) {
         for (let i = 0; i < kids.length; i++) {
@@ -374,7 +382,7 @@
       }
     };
     visit(W.last.root);
-    return [flips, boxes];
+    return [flips, boxes, frames];
   };
   // an element that stayed put in the viewport and is (or was) left of or above the page:
   // whether where it is on the page decides nothing new. So when the scroll was along one
@@ -420,7 +428,7 @@
       if (moved || iv !== !!n.inViewport) changed.set(n, [iv, moved ? box : null]);
     }
     const unplaced = { left: 0, top: 0 };  // (an iframe with no box)
-    if (!framesStay((el) => now.get(el) || unplaced, nsx, nsy)) return null;
+    if (framesMoved((el) => now.get(el) || unplaced, nsx, nsy).size) return null;
     const [flips, boxes] = turn(changed, null);
     const se = doc.scrollingElement || doc.documentElement;
     L.scroll = { x: nsx, y: nsy };
@@ -1413,13 +1421,9 @@
           iframes++;
           let key = reg.frames.get(el);
           if (key === undefined) { key = reg.frameNext++; reg.frames.set(el, key); }
-          const r = rect || { left: 0, top: 0 };
+          const [cx, cy] = originOf(el, cs, rect || { left: 0, top: 0 }, sx, sy);
           framed.push(n, el, cs);
-          n.frame = {
-            key,
-            cx: Math.round(r.left + sx + el.clientLeft + (parseFloat(cs.paddingLeft) || 0)),
-            cy: Math.round(r.top + sy + el.clientTop + (parseFloat(cs.paddingTop) || 0)),
-          };
+          n.frame = { key, cx, cy };
         }
         addChild(p, n);
         emitted++;
@@ -1688,8 +1692,10 @@
       if (!path) return null;
       roots.push([el, e, e[0] === null ? path.concat(e[19]) : path]);
     }
-    // (subtrees that hold half of what was emitted: a walk of the page costs no more)
-    if (roots.reduce((t, r) => t + r[1][15] - r[1][9], 0) * 2 > W.counts[2]) return null;
+    // (subtrees that hold half of what was emitted: a walk of the page costs no more; but
+    // one taken out, or no longer laid out at all, is walked at no cost)
+    const idle = (el) => outs.has(el) || win.getComputedStyle(el).display === 'none';
+    if (roots.reduce((t, r) => t + (idle(r[0]) ? 0 : r[1][15] - r[1][9]), 0) * 2 > W.counts[2]) return null;
     roots.sort((a, b) => {
       const x = a[2], y = b[2];
       for (let i = 0; i < x.length && i < y.length; i++) if (x[i] !== y[i]) return x[i] - y[i];
@@ -1732,7 +1738,9 @@
       now.set(el, r);
     }
     if (more.length) return more.length <= WIDEN_MAX ? more : null;
-    if (!framesStay((el) => now.get(el), sx, sy)) return null;
+    // (an iframe moved with the rest: its content origin is answered, and the host moves
+    // what it hangs there)
+    const reframed = framesMoved((el) => now.get(el), sx, sy);
     // the subtrees walked again, each from the counts it started at (moved by the changes
     // of those before it), then the totals: the last read's, with those changes
     const was = W.counts, total = was.slice(), made = [];
@@ -1831,7 +1839,7 @@
       const moved = box[0] !== b[0] || box[1] !== b[1] || box[2] !== b[2] || box[3] !== b[3];
       if (moved || iv !== !!n.inViewport) changed.set(n, [iv, moved ? box : null]);
     }
-    const [flips, boxes] = turn(changed, gone);
+    const [flips, boxes, frames] = turn(changed, gone, reframed);
     // what wrappers gave takes the place of what they gave before, the last in the document
     // first in each parent node (so the places of those before it stand; the host does the
     // same in this order); the other wrappers of that parent node move along
@@ -1908,7 +1916,7 @@
     L.stats = { domNodes: doc.getElementsByTagName('*').length, visitedNodes: visited, emittedNodes: emitted,
       skippedHidden: skipped, jsTimeMs: ms, truncated: order.length > 0, truncatedReasons: order };
     W.token = L.watch = PREFIX + 'w' + ++W.n + '.' + Math.random().toString(36).slice(2);
-    return JSON.stringify({ version: 2, retexted: o.since, nodes, splices, names: named, flips, boxes,
+    return JSON.stringify({ version: 2, retexted: o.since, nodes, splices, names: named, flips, boxes, frames,
       document: L.document, focusedRef: L.focusedRef, nextRef: next, stats: L.stats, jsTimeMs: ms, watch: W.token });
   }
 

@@ -316,6 +316,8 @@ class _Retexted(BaseModel):
     """Paths of the nodes that came into or left the viewport (moved by the edit)."""
     boxes: list[tuple[list[StrictInt], Box]]
     """Path and new box of each node the edit moved or resized."""
+    frames: list[tuple[list[StrictInt], StrictInt, StrictInt]] = []
+    """Path and new content origin (``cx``, ``cy``) of each iframe node the edit moved."""
     document: Size
     focused_ref: str | None = Field(alias="focusedRef")
     """Ref of the focused element after the read (focus may have moved: see ``reread``)."""
@@ -342,9 +344,10 @@ def retexted_since(text: object, token: str, kept: QuickRead) -> tuple[QuickRead
     or attributes changed (see ``reread`` in the extractor), and the document's new watch
     token, when ``text`` is the extractor's answer for such a read since the read of
     ``token``: the new subtrees, the names above them, the boxes and
-    viewport flags of the nodes the edit moved, the document's size, the stats and the ref
-    counter are this read's; every other node is ``kept``'s. ``None`` otherwise (a path that
-    names no node, or one inside a new subtree, or a ref counter that went back, included).
+    viewport flags of the nodes the edit moved, the content origins of the iframes it moved,
+    the document's size, the stats and the ref counter are this read's; every other node is
+    ``kept``'s. ``None`` otherwise (a path that names no node, or one inside a new subtree,
+    a moved origin of a path that holds no iframe, or a ref counter that went back, included).
     Refs in the new subtrees are for the caller to check, as for a full read."""
     out = _answer(_Retexted, text) if is_retexted(text) else None
     if (out is None or out.version != FORMAT_VERSION or out.retexted != token
@@ -363,7 +366,11 @@ def retexted_since(text: object, token: str, kept: QuickRead) -> tuple[QuickRead
     moved = tree.model_copy(update={
         "root": with_updates(tree.root, updates, spliced), "document": out.document,
         "focused_ref": out.focused_ref, "stats": stats})
-    hosts = [(_moved_by(path, spliced), key, cx, cy) for path, key, cx, cy in kept.hosts]
+    origins = {tuple(path): (float(cx), float(cy)) for path, cx, cy in out.frames}
+    if len(origins) != len(out.frames) or not origins.keys() <= {h[0] for h in kept.hosts}:
+        return None
+    hosts = [(_moved_by(path, spliced), key, *origins.get(path, (cx, cy)))
+             for path, key, cx, cy in kept.hosts]
     return QuickRead(moved, out.next_ref, kept.root_missing, hosts), out.watch
 
 
