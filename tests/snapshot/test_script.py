@@ -3,19 +3,23 @@
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 import webrefs
 from webrefs import Tab, extractor_script, parse_snapshot_json
 from webrefs.errors import SnapshotFormatError
+from webrefs.models import Box, Node
 from webrefs.snapshot.script import (
     QuickRead,
+    _updates,
     is_rescrolled,
     is_retexted,
     quick_read,
     rescrolled_since,
     retexted_since,
     script_body,
+    with_updates,
 )
 
 from tests.helpers.extracting import evaluate, find
@@ -384,3 +388,44 @@ def test_a_retext_answer_that_does_not_fit_the_kept_read_is_refused(text: str) -
 def test_only_a_retext_answer_is_one() -> None:
     assert not is_retexted(json.dumps(VALID)) and not is_retexted(_rescrolled())
     assert not is_retexted(None)
+
+
+def _deep_tree(rng: random.Random, depth: int = 0) -> Node:
+    kids = [] if depth == 4 else [_deep_tree(rng, depth + 1) for _ in range(rng.randint(1, 4))]
+    return Node(tag="div", text=f"d{depth}", box=Box(0, 0, 1, 1), children=kids)
+
+
+def _paths(node: Node, at: tuple[int, ...] = ()) -> list[tuple[int, ...]]:
+    return [at, *(p for i, k in enumerate(node.children) for p in _paths(k, (*at, i)))]
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_many_updates_into_the_same_subtrees_are_each_where_their_path_says(seed: int) -> None:
+    """Boxes and viewport flags of many nodes that share their paths' beginnings (as after
+    content put in above them), given in any order: each lands on its own node, as if
+    applied one by one, and the tree they were given for is not changed."""
+    rng = random.Random(seed)
+    root = _deep_tree(rng)
+    paths = [p for p in _paths(root) if p]
+    picked = rng.sample(paths, min(len(paths), 40))
+    boxes = [(list(p), "box", Box(k, k, 2, 2)) for k, p in enumerate(picked)]
+    flips = [list(p) for p in rng.sample(paths, min(len(paths), 10))]
+    rng.shuffle(boxes)
+    updates = _updates(root, flips, list(boxes))
+    assert updates is not None
+    got = with_updates(root, updates)
+    one_by_one = root
+    for path, _, box in boxes:
+        one_by_one = with_updates(one_by_one, {tuple(path): {"box": box}})
+    for path in flips:
+        node = one_by_one
+        for i in path:
+            node = node.children[i]
+        one_by_one = with_updates(one_by_one, {tuple(path): {"in_viewport": not node.in_viewport}})
+    assert got == one_by_one
+    assert all(n.box == Box(0, 0, 1, 1) for n in _nodes(root))  # (nothing kept was changed)
+    assert _updates(root, [], [([*picked[0], 9], "box", Box(0, 0, 3, 3))]) is None
+
+
+def _nodes(node: Node) -> list[Node]:
+    return [node, *(n for k in node.children for n in _nodes(k))]
