@@ -923,9 +923,9 @@ def test_an_element_hidden_is_walked_alone_where_its_parent_keeps_an_area(
     once hidden. A table's only row hidden leaves the table of no size: the table, outside
     what was walked again, is walked again with it (and the same when the row is shown).
     An element that holds most of the page is read around it once hidden too: a walk of
-    what is no longer laid out costs nothing.
-    Walked in full: an element under what holds the whole page shown again (not walked at
-    the last read: from its parent, the whole page)."""
+    what is no longer laid out costs nothing. Shown again, each is walked alone into its
+    place (the last walk skipped it whole), as an element put in would be: none of these
+    reads walks the page."""
     tab.goto(site.url("/extract/hides.html"))
     extract(tab)
     book = tab.core.refs
@@ -942,7 +942,43 @@ def test_an_element_hidden_is_walked_alone_where_its_parent_keeps_an_area(
                 walked_in_full.add((name, turn))
             diff = same(got, full(tab))
             assert diff is None, f"{name} {turn}: {diff}"
-    assert walked_in_full == {("under-main", "shown"), ("most-of-the-page", "shown")}
+    assert walked_in_full == set()
+
+
+def _hide(name: str, how: str = "e.style.display = e.style.display ? '' : 'none'") -> str:
+    return f"(() => {{ const e = document.querySelector(\"[data-hide='{name}']\"); {how}; }})()"
+
+
+def test_an_element_shown_again_after_what_holds_it_was_walked_again_goes_into_its_place(
+        tab: Tab, site: SiteServer) -> None:
+    """An element hidden, then what holds it changed (walked again, the element skipped
+    again under its new node), then the element shown: each read is read around the
+    change, and the last is what a full read gives (the element goes where the node that
+    holds it now says)."""
+    tab.goto(site.url("/extract/hides.html"))
+    extract(tab)
+    again = "document.querySelector('.flex').classList.toggle('again')"
+    _chain(tab, [_hide("flex"), again, _hide("flex"), _hide("grid"), again, _hide("grid")])
+
+
+@pytest.mark.parametrize(("what", "script"), [
+    ("two elements of one parent shown at once",
+     _hide("under-main") + ";" + _hide("most-of-the-page")),
+    ("shown by the attribute that hid it", _hide("nav-body", "e.toggleAttribute('hidden')")),
+    ("shown where a sheet reaches siblings", _hide("ordered")),
+])
+def test_an_element_shown_again_is_what_a_full_read_gives(
+        tab: Tab, site: SiteServer, what: str, script: str) -> None:
+    """Elements hidden and shown again where one may not be walked alone into its place
+    (another element of its parent changed too, or a sheet styles elements by their
+    siblings: walked from the parent instead) or by another way (the ``hidden``
+    attribute): what a full read gives."""
+    tab.goto(site.url("/extract/hides.html" + ("?sib" if "sheet" in what else "")))
+    extract(tab)
+    for turn in ("hidden", "shown"):
+        evaluate(tab, script)
+        diff = same(extract(tab), full(tab))
+        assert diff is None, f"{turn}: {diff}"
 
 
 def _put(make: str, where: str, how: str) -> str:

@@ -246,7 +246,7 @@
       }
     };
     W = { doc, dirty: true, n: 0, roots: new Set(), sc: [], mo: new MutationObserver(note), note,
-      texts: new Set(), attrs: new Set(), fielded: false, gone: [], adds: [], outs: [], last: null, geo: [], boxed: [], framed: [], nodeOf: new Map(), wrapOf: new Map(), counts: null,
+      texts: new Set(), attrs: new Set(), fielded: false, gone: [], adds: [], outs: [], last: null, geo: [], boxed: [], framed: [], skipped: new WeakMap(), nodeOf: new Map(), wrapOf: new Map(), counts: null,
       media: MEDIA.map((q) => win.matchMedia(q)),
       fields: [...FIELD].map((t) => doc.getElementsByTagName(t)),
       videos: doc.getElementsByTagName('video') };
@@ -621,6 +621,10 @@
   // iframe nodes (with their element and style): what a read after a scroll alone, or after
   // text or attributes edited, measures again (see rescroll, reread)
   const geo = [], boxed = [], framed = [];
+  // elements the walk skipped whole (not laid out, hidden, not drawn: counted as visited and
+  // skipped, and nothing more), each with the node what they hold would go under: one shown
+  // since may be walked alone into its place (see reread)
+  const skippedWhole = [];
   const CLIP_RE = /rect\(\s*(-?[\d.]+)px,?\s*(-?[\d.]+)px,?\s*(-?[\d.]+)px,?\s*(-?[\d.]+)px/;
   const INSET_RE = /^inset\(\s*(?:5\d|[6-9]\d|100)%/;
   // Elements scrolled out of a box's view above the page's top (kept, and marked).
@@ -1316,14 +1320,14 @@
       const tag = el.localName;
       if (SKIP.has(tag)) continue;
       if (SKIP_COUNTED.has(tag) || (tag === 'input' && inputType(el) === 'hidden')) { skipped++; continue; }
-      if (el.hasAttributes() && (el.hasAttribute('hidden') || el.getAttribute('aria-hidden') === 'true' || el.hasAttribute('inert'))) { skipped++; continue; }
+      if (el.hasAttributes() && (el.hasAttribute('hidden') || el.getAttribute('aria-hidden') === 'true' || el.hasAttribute('inert'))) { skipped++; skippedWhole.push(el, p); continue; }
       const cs = win.getComputedStyle(el);
       const display = cs.display;
-      if (display === 'none') { skipped++; continue; }
+      if (display === 'none') { skipped++; skippedWhole.push(el, p); continue; }
       const contents = display === 'contents';
       let rect = seenOk.get(el);  // (a name found it drawn already)
       if (rect === undefined) rect = drawn(el, cs, display, tag);
-      if (rect === false) { skipped++; continue; }
+      if (rect === false) { skipped++; skippedWhole.push(el, p); continue; }
       const visHidden = cs.visibility !== 'visible';
       if (visHidden) skipped++;
       const cursor = cs.cursor;
@@ -1480,6 +1484,8 @@
   // iframe or a cut other than of text where they are, a new kind of cut): null (the page
   // is walked in full).
   const WIDEN_ROUNDS = 3, WIDEN_MAX = 16;
+  // (what an element skipped whole gave a walk's counts: visited, skipped, emitted and the cuts)
+  const SKIPPED_WHOLE = [1, 1, 0, 0, 0, 0];
   function reread(ks, xs) {
     const L = W.last, g = W.geo, old = W.nodeOf, R = L.root;
     // (the shadow roots the walk went into, but those that hold nothing, no node and no
@@ -1624,22 +1630,39 @@
     const aloneIn = (x, t) => !(GSIB || GPOS || INLINE.has(x.localName) ||
       x.namespaceURI !== 'http://www.w3.org/1999/xhtml' || t.getRootNode() !== doc ||
       !(old.has(t) || wraps.has(t)) || !keeps(t) || (old.has(t) && old.get(t)[6]) || t.localName === 'details');
-    const placeOf = (x) => {
+    // (`was`: what x gave the last walk's counts, where it was there; `under`: the node what
+    // it holds went under then, which its place must be under now)
+    const placeOf = (x, was = null, under = null) => {
       const t = x.parentNode;
       if (!aloneIn(x, t) || adds.some((y) => y !== x && y.parentNode === t) || old.has(x) || wraps.has(x)) return null;
       for (const y of x.getElementsByTagName('*')) if (old.has(y) || wraps.has(y)) return null;
       const a = beside(x, true), b = a === false ? beside(x, false) : a;
       if (!b) return null;
       const e = old.get(b) || wraps.get(b), q = e[1], i = e[0] === null ? -1 : (q.children || []).indexOf(e[0]);
-      if (e[13] < 0 || (e[0] === null ? e[20] < 0 : i < 0)) return null;
+      if (e[13] < 0 || (e[0] === null ? e[20] < 0 : i < 0) || (under !== null && q !== under)) return null;
       const at = e[0] === null ? (a ? e[20] : e[19]) : (a ? i + 1 : i), c = a ? e.slice(13, 19) : e.slice(7, 13);
-      return [null, q, e[2], e[3], e[4], e[5], false, ...c, ...c, at, at];
+      return [null, q, e[2], e[3], e[4], e[5], false, ...c, ...(was ? c.map((v, j) => v + was[j]) : c), at, at];
     };
     for (const x of adds) {
       const e = placeOf(x);
       if (!e) xs.add(x.parentNode);
       else if (!within(x, doc) || !naming(x)) return null;
       else tops.set(x, e);
+    }
+    // An element the last walk skipped whole (counted as visited and skipped, nothing more),
+    // whose attributes changed (a menu or a dialog shown), is walked alone into its place as
+    // one put in is, on the same terms, where it is still under the node it was skipped
+    // under and no other element of its parent changed; else from its parent, as before.
+    const shown = new Set(), changedIn = new Map();
+    for (const x of xs) if (x.parentNode) changedIn.set(x.parentNode, (changedIn.get(x.parentNode) || 0) + 1);
+    for (const x of xs) {
+      const under = W.skipped.get(x);
+      if (under === undefined || !x.isConnected || changedIn.get(x.parentNode) !== 1) continue;
+      const e = placeOf(x, SKIPPED_WHOLE, under);
+      if (!e) continue;
+      if (!within(x, doc) || !naming(x)) return null;
+      shown.add(x);
+      tops.set(x, e);
     }
     // An element taken out alone is spliced out alone (what it gave, taken from its place
     // among its parent node's children), on the same terms as one put in, where it was
@@ -1661,6 +1684,7 @@
     };
     for (const [x, t, p, n] of W.outs) if (!spliced(x, t, p, n)) xs.add(t);
     for (const x of xs) {
+      if (shown.has(x)) continue;
       if (!x.isConnected || x.getRootNode() !== doc || x.namespaceURI !== 'http://www.w3.org/1999/xhtml' ||
           !within(x, doc) || !naming(x) || !from(startOf(x))) return null;
     }
@@ -1882,6 +1906,10 @@
     }
     // (what was walked under a holder of its own hangs under the parent node it went to)
     for (const [, e] of nodeOf) { const h = home.get(e[1]); if (h) e[1] = h[0]; }
+    for (let i = 0; i < skippedWhole.length; i += 2) {
+      const h = home.get(skippedWhole[i + 1]);
+      W.skipped.set(skippedWhole[i], h ? h[0] : skippedWhole[i + 1]);
+    }
     for (const [, w] of wrapOf) { const h = home.get(w[1]); if (h) { w[1] = h[0]; w[19] += h[1]; w[20] += h[1]; } }
     const fresh = new Set();
     for (let i = 0; i < geo.length; i += 3) fresh.add(geo[i]);
@@ -1924,7 +1952,7 @@
   const restart = () => {
     visited = emitted = skipped = iframes = 0;
     for (const k in cuts) cuts[k] = 0;
-    geo.length = boxed.length = framed.length = scrollers.length = stack.length = open.length = 0;
+    geo.length = boxed.length = framed.length = skippedWhole.length = scrollers.length = stack.length = open.length = 0;
     nodeOf.clear();
     wrapOf.clear();
     seenOk.clear();
@@ -1991,6 +2019,8 @@
       W.sc = scrollers;
       W.last = result;
       W.nodeOf = nodeOf;
+      W.skipped = new WeakMap();
+      for (let i = 0; i < skippedWhole.length; i += 2) W.skipped.set(skippedWhole[i], skippedWhole[i + 1]);
       W.wrapOf = wrapOf;
       W.counts = counts();
       W.texts = new Set();
