@@ -594,6 +594,7 @@ CHILD_EDITS: dict[str, tuple[str, bool]] = {
     "in what holds most of the page": (
         _toggled("<li><a href='#f31'>Footer link 31</a></li>", "footer ul"), False),
     "a control under a box with a tab stop": (_toggled("<button>Add</button>", "#act"), False),
+    "a control under a box out of the tab order": (_toggled("<button>Add</button>", "#act2"), True),
     "what is owned elsewhere": (
         "(() => { const o = document.getElementById('owned'); if (o) { window.kept = o; "
         "o.remove(); } else document.querySelector('aside').append(window.kept); })()", True),
@@ -616,7 +617,7 @@ def test_elements_put_in_or_taken_out_walk_only_around_them(
     get the refs a full read gives them, and the host's tree is what a full read gives. A
     label or what another is named by, put in or taken out, walks again what it names too.
     What reaches beyond that (a style sheet, a frame, a shadow root, a control under a box
-    with a tab stop), what holds most of the
+    with a tab stop, not one under a box taken out of the tab order), what holds most of the
     page, a page whose sheets may reach upwards (:has), and a page where an element owns
     others by aria-owns (what it owned may be what was taken out) are walked in full (a
     counter shown in generated content is no part of a snapshot, so a page that shows one is

@@ -192,14 +192,21 @@
     // beyond what holds them (sheets, frames, a datalist's or a map's members, slots)
     const REACH = 'style,link,meta,base,iframe,frame,object,embed,slot,template,dialog,datalist,map,area';
     // (a control put in or taken out under a box with a tab stop makes or unmakes that box
-    // a control, above what is walked again; a field, what holds it valid or not: fielded)
+    // a control, above what is walked again; a field, what holds it valid or not: fielded.
+    // A box taken out of the tab order, `tabindex="-1"` as a skip link's target, has none.)
+    const tabStopAt = (t) => {
+      for (let a = t.closest('[tabindex]'); a; a = a.parentElement && a.parentElement.closest('[tabindex]')) {
+        if (a.tabIndex >= 0) return true;
+      }
+      return false;
+    };
     const kin = (r, t) => {
       let tabbed = null;
       for (const list of [r.addedNodes, r.removedNodes]) for (const x of list) {
         if (x.nodeType === 1) {
           if (x.matches(REACH) || x.querySelector(REACH)) return false;
           if (x.matches(CONTROLS) || x.querySelector(CONTROLS)) {
-            if (tabbed ??= !!t.closest('[tabindex]')) return false;
+            if (tabbed ??= tabStopAt(t)) return false;
             if (x.matches(FIELDS) || x.querySelector(FIELDS)) W.fielded = true;
           }
         } else if (x.nodeType !== 3 && x.nodeType !== 8) return false;
