@@ -962,6 +962,15 @@ def test_an_element_shown_again_after_what_holds_it_was_walked_again_goes_into_i
     _chain(tab, [_hide("flex"), again, _hide("flex"), _hide("grid"), again, _hide("grid")])
 
 
+def test_a_dialog_put_in_at_the_end_of_the_page_is_walked_alone(
+        tab: Tab, site: SiteServer) -> None:
+    """What a script puts in right under the body (a dialog, a banner), and takes out again,
+    is walked alone into its place, or spliced out alone, as under any element."""
+    dialog = ("<div role='dialog' aria-label='Offer'><p>Half price</p><button>Close</button>"
+              "</div>")
+    _there_and_back(tab, site.url("/extract/hides.html"), _toggled(dialog, "body"), True)
+
+
 @pytest.mark.parametrize(("what", "script"), [
     ("two elements of one parent shown at once",
      _hide("under-main") + ";" + _hide("most-of-the-page")),

@@ -176,7 +176,9 @@
     // the title; any other change dirties the watch (a script's text, none).
     const LIT = /\S/, UNREAD = new Set(['style', 'title']), UNSHOWN = new Set(['script', 'noscript']);
     // attributes that tie an element to others (references, controls a box may hold, a
-    // form's or a slot's members), and elements whose attributes reach the whole page
+    // form's or a slot's members), and elements whose attributes reach the whole page (and
+    // whose children put in or taken out do too, but the body's: a dialog a script puts in
+    // at the end of the page is read around it, as under any element)
     const WIDE = new Set(['id', 'for', 'form', 'name', 'slot', 'aria-owns', 'aria-activedescendant',
       'tabindex', 'href', 'contenteditable']);
     const WIDE_TAG = new Set(['html', 'head', 'body', 'style', 'link', 'meta', 'base', 'dialog']);
@@ -224,7 +226,7 @@
         else if (r.type === 'attributes' && !WIDE.has(r.attributeName) && !WIDE_TAG.has(t.localName)) {
           W.attrs.add(t);
           continue;
-        } else if (r.type === 'childList' && t.nodeType === 1 && !WIDE_TAG.has(t.localName) &&
+        } else if (r.type === 'childList' && t.nodeType === 1 && (!WIDE_TAG.has(t.localName) || t === doc.body) &&
             !UNREAD.has(t.localName) && !t.closest('datalist,map') && W.gone.length < 500 &&
             kin(r, t)) {
           // (read as a change of the element that holds them; what was taken out is looked
@@ -1636,7 +1638,7 @@
     // (the terms x, put in or taken out of t, is walked or spliced alone on, but its place)
     const aloneIn = (x, t) => !(GSIB || GPOS || INLINE.has(x.localName) ||
       x.namespaceURI !== 'http://www.w3.org/1999/xhtml' || t.getRootNode() !== doc ||
-      !(old.has(t) || wraps.has(t)) || !keeps(t) || (old.has(t) && old.get(t)[6]) || t.localName === 'details');
+      !(old.has(t) || wraps.has(t) || t === rootEl) || !keeps(t) || (old.has(t) && old.get(t)[6]) || t.localName === 'details');
     // (`was`: what x gave the last walk's counts, where it was there; `under`: the node what
     // it holds went under then, which its place must be under now)
     const placeOf = (x, was = null, under = null) => {
