@@ -255,7 +255,7 @@
       }
     };
     W = { doc, dirty: true, n: 0, roots: new Set(), sc: [], mo: new MutationObserver(note), note,
-      texts: new Set(), attrs: new Set(), fielded: false, gone: [], adds: [], outs: [], last: null, geo: [], boxed: [], framed: [], skipped: new WeakMap(), nodeOf: new Map(), wrapOf: new Map(), counts: null,
+      texts: new Set(), attrs: new Set(), fielded: false, gone: [], adds: [], outs: [], last: null, geo: [], boxed: [], framed: [], skipped: null, skippedList: [], nodeOf: new Map(), wrapOf: new Map(), counts: null,
       media: MEDIA.map((q) => win.matchMedia(q)),
       fields: [...FIELD].map((t) => doc.getElementsByTagName(t)),
       videos: doc.getElementsByTagName('video') };
@@ -1495,6 +1495,17 @@
   const WIDEN_ROUNDS = 3, WIDEN_MAX = 16;
   // (what an element skipped whole gave a walk's counts: visited, skipped, emitted and the cuts)
   const SKIPPED_WHOLE = [1, 1, 0, 0, 0, 0];
+  // the node an element skipped whole went under (see skippedWhole), looked up in the list
+  // the walks kept, made into a map the first time a read asks (most never do)
+  const skippedUnder = (el) => {
+    if (!W.skipped) {
+      const l = W.skippedList;
+      W.skipped = new WeakMap();
+      for (let i = 0; i < l.length; i += 2) W.skipped.set(l[i], l[i + 1]);
+      W.skippedList = null;
+    }
+    return W.skipped.get(el);
+  };
   function reread(ks, xs) {
     const L = W.last, g = W.geo, old = W.nodeOf, R = L.root;
     // (the shadow roots the walk went into, but those that hold nothing, no node and no
@@ -1665,7 +1676,8 @@
     const shown = new Set(), changedIn = new Map();
     for (const x of xs) if (x.parentNode) changedIn.set(x.parentNode, (changedIn.get(x.parentNode) || 0) + 1);
     for (const x of xs) {
-      const under = W.skipped.get(x);
+      if (old.has(x) || wraps.has(x)) continue;
+      const under = skippedUnder(x);
       if (under === undefined || !x.isConnected || changedIn.get(x.parentNode) !== 1) continue;
       const e = placeOf(x, SKIPPED_WHOLE, under);
       if (!e) continue;
@@ -1916,8 +1928,8 @@
     // (what was walked under a holder of its own hangs under the parent node it went to)
     for (const [, e] of nodeOf) { const h = home.get(e[1]); if (h) e[1] = h[0]; }
     for (let i = 0; i < skippedWhole.length; i += 2) {
-      const h = home.get(skippedWhole[i + 1]);
-      W.skipped.set(skippedWhole[i], h ? h[0] : skippedWhole[i + 1]);
+      const h = home.get(skippedWhole[i + 1]), under = h ? h[0] : skippedWhole[i + 1];
+      if (W.skipped) W.skipped.set(skippedWhole[i], under); else W.skippedList.push(skippedWhole[i], under);
     }
     for (const [, w] of wrapOf) { const h = home.get(w[1]); if (h) { w[1] = h[0]; w[19] += h[1]; w[20] += h[1]; } }
     const fresh = new Set();
@@ -2028,8 +2040,8 @@
       W.sc = scrollers;
       W.last = result;
       W.nodeOf = nodeOf;
-      W.skipped = new WeakMap();
-      for (let i = 0; i < skippedWhole.length; i += 2) W.skipped.set(skippedWhole[i], skippedWhole[i + 1]);
+      W.skipped = null;
+      W.skippedList = skippedWhole;
       W.wrapOf = wrapOf;
       W.counts = counts();
       W.texts = new Set();
