@@ -914,6 +914,12 @@ def test_a_sheet_of_another_origin_that_did_not_load_sets_nothing(
 
 
 
+def _hide(name: str, how: str = "e.style.display = e.style.display ? '' : 'none'") -> str:
+    """A script that hides the ``data-hide`` element ``name`` where it shows, and shows it
+    where it is hidden (or does ``how`` to it)."""
+    return f"(() => {{ const e = document.querySelector(\"[data-hide='{name}']\"); {how}; }})()"
+
+
 def test_an_element_hidden_is_walked_alone_where_its_parent_keeps_an_area(
         tab: Tab, site: SiteServer) -> None:
     """Each element of a page of many structures (lists, a table, a label, a link's and a
@@ -936,18 +942,13 @@ def test_an_element_hidden_is_walked_alone_where_its_parent_keeps_an_area(
     for name in names:
         for turn in ("hidden", "shown"):
             before = book.retexted_reads
-            evaluate(tab, "(n) => { const e = document.querySelector(`[data-hide='${n}']`);"
-                          " e.style.display = e.style.display ? '' : 'none'; }", name)
+            evaluate(tab, _hide(name))
             got = extract(tab)
             if book.retexted_reads == before:
                 walked_in_full.add((name, turn))
             diff = same(got, full(tab))
             assert diff is None, f"{name} {turn}: {diff}"
     assert walked_in_full == set()
-
-
-def _hide(name: str, how: str = "e.style.display = e.style.display ? '' : 'none'") -> str:
-    return f"(() => {{ const e = document.querySelector(\"[data-hide='{name}']\"); {how}; }})()"
 
 
 def test_an_element_shown_again_after_what_holds_it_was_walked_again_goes_into_its_place(

@@ -285,14 +285,19 @@ def test_a_read_after_a_text_edit_replaces_only_the_subtrees_walked_again() -> N
     assert named is not None and named[0].tree.root.children[2].name == "Colour"
 
 
-def test_what_a_wrapper_gives_now_takes_the_place_of_what_it_gave() -> None:
-    """Splices: ranges of a node's children (as the kept read has them) replaced, in the
-    order given, after the other updates; an iframe node after them is found where it went."""
+def _kept_with_frame() -> QuickRead:
     frame = {"tag": "iframe", "role": "iframe", "frame": {"key": 7, "cx": 5, "cy": 6}}
     kept = quick_read(json.dumps({**VALID, "iframes": 1, "root": {
         "tag": "body", "children": [*VALID["root"]["children"], frame]}},
         separators=(",", ":")), frames_ok=True)
-    assert kept is not None and [h[:2] for h in kept.hosts] == [((4,), 7)]
+    assert kept is not None and kept.hosts == [((4,), 7, 5.0, 6.0)]
+    return kept
+
+
+def test_what_a_wrapper_gives_now_takes_the_place_of_what_it_gave() -> None:
+    """Splices: ranges of a node's children (as the kept read has them) replaced, in the
+    order given, after the other updates; an iframe node after them is found where it went."""
+    kept = _kept_with_frame()
     para = {"tag": "p", "role": "paragraph", "text": "Now"}
     text = _retexted(nodes=[], flips=[], boxes=[[[3], [0, 0, 9, 9]], [[0], [1, 2, 30, 12]]],
                      names=[[[], "Page"]],
@@ -308,15 +313,6 @@ def test_what_a_wrapper_gives_now_takes_the_place_of_what_it_gave() -> None:
     assert tree.root.children[4].box == (0, 0, 9, 9)  # (the old text run's box, where it went)
     assert [h[:2] for h in hosts] == [((5,), 7)]
     assert len(kept.tree.root.children) == 5  # the kept tree is not changed
-
-
-def _kept_with_frame() -> QuickRead:
-    frame = {"tag": "iframe", "role": "iframe", "frame": {"key": 7, "cx": 5, "cy": 6}}
-    kept = quick_read(json.dumps({**VALID, "iframes": 1, "root": {
-        "tag": "body", "children": [*VALID["root"]["children"], frame]}},
-        separators=(",", ":")), frames_ok=True)
-    assert kept is not None and kept.hosts == [((4,), 7, 5.0, 6.0)]
-    return kept
 
 
 def test_an_iframe_the_change_moved_takes_its_new_content_origin() -> None:
