@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 
 import pytest
 from webrefs import Browser, Tab
+from webrefs.models import Node, PageTree
 
 from tests.helpers.corpus import corpus_dir, corpus_index, missing_pages, serve_corpus
 from tests.helpers.extracting import evaluate, extract, same
@@ -212,6 +213,19 @@ class Tally:
     stale: list[str] = field(default_factory=list)
     moving: list[str] = field(default_factory=list)
     """Differences over which the page moved by itself (no verdict on the read)."""
+    frames_settling: list[str] = field(default_factory=list)
+    """Differences only in what child frames hold (each read reads them afresh: a frame put
+    in may still be loading for one read, and have failed or loaded for the next)."""
+
+
+def _frames_left_out(tree: PageTree) -> PageTree:
+    """``tree`` with no frames listed and nothing hung under its iframe nodes (the main
+    document's part alone)."""
+    def bare(node: Node) -> Node:
+        if node.frame is not None:
+            return node.model_copy(update={"frame": None, "children": []})
+        return node.model_copy(update={"children": [bare(k) for k in node.children]})
+    return tree.model_copy(update={"frames": [], "root": bare(tree.root)})
 
 
 @pytest.fixture(scope="module")
@@ -288,12 +302,14 @@ def fuzz_page(tab: Tab, url: str, rng: random.Random, tally: Tally) -> None:
         # are the frames' own outlines: a frame that fails to load between the two reads is
         # no change the main document vouched for)
         moves_read = evaluate(tab, MOVES)
-        diff = same(got.model_copy(update={"frames": []}),
-                    extract(tab).model_copy(update={"frames": []}))
+        again = extract(tab)
+        diff = same(got.model_copy(update={"frames": []}), again.model_copy(update={"frames": []}))
         if diff is None:
             continue
         what = f"{url} step {step} after {made or 'nothing'}: {diff}"
-        if not moves == moves_read == evaluate(tab, MOVES):
+        if same(_frames_left_out(got), _frames_left_out(again)) is None:
+            tally.frames_settling.append(what)
+        elif not moves == moves_read == evaluate(tab, MOVES):
             tally.moving.append(what)
         else:
             tally.stale.append(what)
@@ -317,7 +333,8 @@ def test_random_changes_on_corpus_pages_never_leave_a_stale_read(
           f"{tally.walked} walked in "
           f"full; changes made: "
           f"{dict(sorted(tally.made.items()))}; differences over a page that moved by itself: "
-          f"{tally.moving}")
+          f"{tally.moving}; differences only in what child frames hold: "
+          f"{tally.frames_settling}")
     assert tally.stale == [], "\n".join(tally.stale[:10])
     # the steps did what they say: every kind of change was made, many times over, and the
     # pages both vouched (unchanged reads, each checked) and saw changes (walked in full, or
@@ -335,3 +352,4 @@ def test_random_changes_on_corpus_pages_never_leave_a_stale_read(
     assert tally.chained >= 1, tally
     compared = tally.vouched + tally.rescrolled + tally.retexted - tally.chained
     assert len(tally.moving) <= max(2, compared // 20), tally.moving
+    assert len(tally.frames_settling) <= max(2, compared // 20), tally.frames_settling

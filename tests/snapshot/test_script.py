@@ -341,6 +341,46 @@ def test_a_moved_origin_that_does_not_fit_the_kept_read_is_refused(frames: list[
     assert retexted_since(text, "w1.abc", _kept_with_frame()) is None
 
 
+def _iframe(key: int) -> dict[str, object]:
+    return {"tag": "iframe", "role": "iframe", "frame": {"key": key, "cx": 0, "cy": 0}}
+
+
+def test_an_iframe_walked_again_is_hung_where_the_answer_puts_it() -> None:
+    """An iframe node in a subtree walked again (a node replaced, or a spliced range) is
+    no longer the kept one: the answer lists each iframe node of the new subtrees with its
+    path once applied, key and origin, and the hosts are those, with the kept ones that
+    were not walked again, in document order."""
+    kept = _kept_with_frame()
+    replaced = retexted_since(_retexted(nodes=[[[4], _iframe(7)]], flips=[], boxes=[],
+                                        hosted=[[[4], 7, 5, 80]]), "w1.abc", kept)
+    assert replaced is not None and replaced[0].hosts == [((4,), 7, 5.0, 80.0)]
+    spliced = retexted_since(_retexted(
+        nodes=[], flips=[], boxes=[],
+        splices=[[[], 3, 5, [{"tag": "div", "children": [_iframe(9)]}, _iframe(7)]],
+                 [[], 1, 1, [{"text": "new"}]]],
+        hosted=[[[5], 7, 5, 90], [[4, 0], 9, 10, 20]]), "w1.abc", kept)
+    assert spliced is not None
+    assert spliced[0].hosts == [((4, 0), 9, 10.0, 20.0), ((5,), 7, 5.0, 90.0)]
+    assert [k.tag for k in spliced[0].tree.root.children][3:] == ["select", "div", "iframe"]
+    kept_out = retexted_since(_retexted(nodes=[], flips=[], boxes=[],
+                                        splices=[[[], 4, 5, []]]), "w1.abc", kept)
+    assert kept_out is not None and kept_out[0].hosts == []  # (taken out with its range)
+
+
+@pytest.mark.parametrize(("over", "why"), [
+    ({"nodes": [[[4], _iframe(7)]]}, "an iframe walked again and not listed"),
+    ({"hosted": [[[4], 7, 5, 6]]}, "a listed iframe that was not walked again"),
+    ({"nodes": [[[4], _iframe(7)]], "hosted": [[[4], 7, 5, 6], [[4], 7, 5, 6]]}, "listed twice"),
+    ({"nodes": [[[3], {"text": "x"}]], "hosted": [[[3], 7, 5, 6]]}, "a node that is no iframe"),
+    ({"splices": [[[], 3, 3, [_iframe(9)]]], "hosted": [[[4], 9, 1, 1]]},
+     "an iframe listed where it is not once applied"),
+])
+def test_iframes_listed_that_are_not_those_walked_again_are_refused(
+        over: dict[str, object], why: str) -> None:
+    answer = {"nodes": [], "flips": [], "boxes": [], **over}
+    assert retexted_since(_retexted(**answer), "w1.abc", _kept_with_frame()) is None, why
+
+
 @pytest.mark.parametrize("splices", [
     [[[], 2, 9, []]],  # past the children
     [[[], 3, 1, []]],  # backwards

@@ -35,13 +35,15 @@
  *                   flips, boxes, jsTimeMs, watch}: the last output with these scroll offsets
  *                   and document size, inViewport turned over on the nodes at the `flips`
  *                   paths (child indexes from root) and `boxes` ([path, box] each); when
- *                   only text was edited in place, {version, retexted: token, nodes, names,
- *                   flips, boxes, frames, document, focusedRef, nextRef, stats, jsTimeMs,
- *                   watch}: the last output with the nodes at the `nodes` paths replaced
- *                   ([path, node] each), the names at the `names` paths ([path, name]), the
- *                   iframe nodes at the `frames` paths given their new content origin ([path,
- *                   cx, cy]), and flips, boxes, document, focusedRef, nextRef and stats as
- *                   given (null)
+ *                   only parts of it changed, {version, retexted: token, nodes, splices,
+ *                   names, flips, boxes, frames, hosted, document, focusedRef, nextRef,
+ *                   stats, jsTimeMs, watch}: the last output with the nodes at the `nodes`
+ *                   paths replaced ([path, node] each), ranges of children replaced
+ *                   (`splices`: [path, start, end, nodes] each), the names at the `names`
+ *                   paths ([path, name]), the iframe nodes at the `frames` paths given their
+ *                   new content origin ([path, cx, cy]), and flips, boxes, document,
+ *                   focusedRef, nextRef and stats as given; `hosted` lists the iframe nodes
+ *                   of the new subtrees, each [path once applied, key, cx, cy] (null)
  *   partial         false: with `since`, answer "unchanged" or give a full output, never a
  *                   rescrolled or retexted answer (for a host that keeps only the last
  *                   output's text, as of child frames) (true)
@@ -191,8 +193,9 @@
       return any;
     };
     // elements put in or taken out are read around them too, but not those that reach
-    // beyond what holds them (sheets, frames, a datalist's or a map's members, slots)
-    const REACH = 'style,link,meta,base,iframe,frame,object,embed,slot,template,dialog,datalist,map,area';
+    // beyond what holds them (sheets, a frameset's frames, plugins, a datalist's or a map's
+    // members, slots; an iframe does not: the host hangs its frame where the read says)
+    const REACH = 'style,link,meta,base,frame,object,embed,slot,template,dialog,datalist,map,area';
     // (a control put in or taken out under a box with a tab stop makes or unmakes that box
     // a control, above what is walked again; a field, what holds it valid or not: fielded.
     // A box taken out of the tab order, `tabindex="-1"` as a skip link's target, has none.)
@@ -1489,9 +1492,10 @@
   // a box that grew from or shrank to 1 px or less, left or reached the page, or is a
   // container of another size (at most WIDEN_MAX of them); the box that hands its click on
   // above a subtree now emitted otherwise; an element whose name from content was gained,
-  // lost or cut. Anything else (no walked element above, subtrees holding half the page, an
-  // iframe or a cut other than of text where they are, a new kind of cut): null (the page
-  // is walked in full).
+  // lost or cut. An iframe walked again is answered with its path, key and content origin
+  // (hosted). Anything else (no walked element above, subtrees holding half the page, a cut
+  // other than of text where they are, a new kind of cut): null (the page is walked in
+  // full).
   const WIDEN_ROUNDS = 3, WIDEN_MAX = 16;
   // (what an element skipped whole gave a walk's counts: visited, skipped, emitted and the cuts)
   const SKIPPED_WHOLE = [1, 1, 0, 0, 0, 0];
@@ -1746,13 +1750,15 @@
       for (let i = 0; i < x.length && i < y.length; i++) if (x[i] !== y[i]) return x[i] - y[i];
       return x.length - y.length;
     });
-    // the old subtrees (no iframe in them)
+    // the old subtrees (an iframe in them is counted out, and answered again from where the
+    // walk puts it: see hosted)
     const gone = new Set();
+    let goneFrames = 0;
     for (const [, e] of roots) {
       const todo = e[0] === null ? (e[1].children || []).slice(e[19], e[20]) : [e[0]];
       while (todo.length) {
         const n = todo.pop();
-        if (n.frame) return null;
+        if (n.frame) goneFrames++;
         gone.add(n);
         if (n.children) todo.push(...n.children);
       }
@@ -1789,7 +1795,7 @@
     // the subtrees walked again, each from the counts it started at (moved by the changes
     // of those before it), then the totals: the last read's, with those changes
     const was = W.counts, total = was.slice(), made = [];
-    iframes = L.iframes;
+    iframes = L.iframes - goneFrames;
     for (const [el, e] of roots) {
       const holder = {};
       [visited, skipped, emitted, cuts.maxTextPerNode, cuts.maxAttr, cuts.maxOptions] =
@@ -1823,7 +1829,7 @@
     // (a page grown to a cap a walk would stop at, outside the subtrees walked again)
     if ((!capped && emitted >= MAX_NODES) || visited >= MAX_VISITED) return null;
     if (reasons.has('maxNodes') || reasons.has('maxVisited') || reasons.has('maxTime') ||
-        reasons.has('maxDepth') || iframes !== L.iframes) return null;
+        reasons.has('maxDepth')) return null;
     // names from content above them
     const kept = counts(), names = [], renamed = new Set();
     for (const [, e, path] of roots) {
@@ -1943,6 +1949,28 @@
     for (const [el, e] of old) if (gone.has(e[0])) old.delete(el);
     for (const [el, e] of nodeOf) old.set(el, e);
     for (const [el, w] of wrapOf) WO.set(el, w);
+    // (each iframe node the walks made: its path in the output as it is now, its key and
+    // content origin; the host hangs its frame's content there, as after a full read)
+    const hosted = [];
+    if (goneFrames || framed.length) {
+      const above = new Map();  // (node -> its parent node)
+      for (const [, e] of old) above.set(e[0], e[1]);
+      for (let i = 0; i < framed.length; i += 3) {
+        const n = framed[i], path = [];
+        for (let c = n; c !== R; c = above.get(c)) {
+          const q = above.get(c), at = q && q.children ? q.children.indexOf(c) : -1;
+          if (at < 0) return null;  // (not met: the page is walked in full)
+          path.push(at);
+        }
+        hosted.push([path.reverse(), n.frame.key, n.frame.cx, n.frame.cy]);
+      }
+      const f2 = [];
+      for (let i = 0; i < W.framed.length; i += 3) {
+        if (!gone.has(W.framed[i])) f2.push(W.framed[i], W.framed[i + 1], W.framed[i + 2]);
+      }
+      W.framed = f2.concat(framed);
+      L.iframes = iframes;
+    }
     const sc = new Set(W.sc);
     for (const el of scrollers) if (!sc.has(el)) W.sc.push(el);
     W.counts = counts();
@@ -1965,7 +1993,7 @@
     L.stats = { domNodes: doc.getElementsByTagName('*').length, visitedNodes: visited, emittedNodes: emitted,
       skippedHidden: skipped, jsTimeMs: ms, truncated: order.length > 0, truncatedReasons: order };
     W.token = L.watch = PREFIX + 'w' + ++W.n + '.' + Math.random().toString(36).slice(2);
-    return JSON.stringify({ version: 2, retexted: o.since, nodes, splices, names: named, flips, boxes, frames,
+    return JSON.stringify({ version: 2, retexted: o.since, nodes, splices, names: named, flips, boxes, frames, hosted,
       document: L.document, focusedRef: L.focusedRef, nextRef: next, stats: L.stats, jsTimeMs: ms, watch: W.token });
   }
 

@@ -318,6 +318,9 @@ class _Retexted(BaseModel):
     """Path and new box of each node the edit moved or resized."""
     frames: list[tuple[list[StrictInt], StrictInt, StrictInt]] = []
     """Path and new content origin (``cx``, ``cy``) of each iframe node the edit moved."""
+    hosted: list[tuple[list[StrictInt], StrictInt, StrictInt, StrictInt]] = []
+    """Each iframe node in the new subtrees (``nodes`` and ``splices``): its path in the tree
+    once the answer is applied, its registry key and its content origin (``cx``, ``cy``)."""
     document: Size
     focused_ref: str | None = Field(alias="focusedRef")
     """Ref of the focused element after the read (focus may have moved: see ``reread``)."""
@@ -345,10 +348,11 @@ def retexted_since(text: object, token: str, kept: QuickRead) -> tuple[QuickRead
     token, when ``text`` is the extractor's answer for such a read since the read of
     ``token``: the new subtrees, the names above them, the boxes and
     viewport flags of the nodes the edit moved, the content origins of the iframes it moved,
-    the document's size, the stats and the ref counter are this read's; every other node is
-    ``kept``'s. ``None`` otherwise (a path that names no node, or one inside a new subtree,
-    a moved origin of a path that holds no iframe, or a ref counter that went back, included).
-    Refs in the new subtrees are for the caller to check, as for a full read."""
+    the iframes in the new subtrees, the document's size, the stats and the ref counter are
+    this read's; every other node is ``kept``'s. ``None`` otherwise (a path that names no
+    node, or one inside a new subtree, a moved origin of a path that holds no iframe, iframes
+    listed that are not those of the new subtrees, or a ref counter that went back,
+    included). Refs in the new subtrees are for the caller to check, as for a full read."""
     out = _answer(_Retexted, text) if is_retexted(text) else None
     if (out is None or out.version != FORMAT_VERSION or out.retexted != token
             or out.next_ref < kept.next_ref):
@@ -363,20 +367,73 @@ def retexted_since(text: object, token: str, kept: QuickRead) -> tuple[QuickRead
     if updates is None:
         return None
     stats = out.stats.model_copy(update={"js_time_ms": out.js_time_ms})
+    root = with_updates(tree.root, updates, spliced)
     moved = tree.model_copy(update={
-        "root": with_updates(tree.root, updates, spliced), "document": out.document,
-        "focused_ref": out.focused_ref, "stats": stats})
+        "root": root, "document": out.document, "focused_ref": out.focused_ref, "stats": stats})
+    replaced = {tuple(path) for path, _ in out.nodes}
+    stay = [h for h in kept.hosts if not _walked_again(h[0], replaced, spliced)]
     origins = {tuple(path): (float(cx), float(cy)) for path, cx, cy in out.frames}
-    if len(origins) != len(out.frames) or not origins.keys() <= {h[0] for h in kept.hosts}:
+    hosted = {tuple(path): (key, float(cx), float(cy)) for path, key, cx, cy in out.hosted}
+    if (len(origins) != len(out.frames) or not origins.keys() <= {h[0] for h in stay}
+            or len(hosted) != len(out.hosted)
+            or hosted.keys() != _frames_in_new(root, out.nodes, out.splices, spliced)):
         return None
     hosts = [(_moved_by(path, spliced), key, *origins.get(path, (cx, cy)))
-             for path, key, cx, cy in kept.hosts]
+             for path, key, cx, cy in stay]
+    if hosted:
+        hosts = sorted([*hosts, *((path, *at) for path, at in hosted.items())])
     return QuickRead(moved, out.next_ref, kept.root_missing, hosts), out.watch
 
 
+def _walked_again(path: tuple[int, ...], replaced: set[tuple[int, ...]],
+                  spliced: Spliced) -> bool:
+    """Whether the node at ``path`` is one of the nodes replaced, or under one, or in a
+    spliced range (an iframe node there is answered again from the new subtree)."""
+    for depth in range(len(path) + 1):
+        here = path[:depth]
+        if here in replaced:
+            return True
+        if depth < len(path) and any(s <= path[depth] < e for s, e, _ in spliced.get(here, ())):
+            return True
+    return False
+
+
+def _frames_in_new(root: Node, nodes: list[tuple[list[int], Node]],
+                   splices: list[tuple[list[int], int, int, list[Node]]],
+                   spliced: Spliced) -> set[tuple[int, ...]]:
+    """Paths, in ``root`` (the tree with the answer applied), of the iframe nodes inside the
+    answer's new subtrees, found where each new subtree now is."""
+    found: set[tuple[int, ...]] = set()
+
+    def under(base: tuple[int, ...], node: Node) -> None:
+        found.update((*base, *rel) for rel in _frame_paths(node))
+
+    for path, node in nodes:
+        at = _moved_by(tuple(path), spliced)
+        here = _node_at(root, at)
+        if here is node:
+            under(at, node)
+    news = {id(n) for *_, new in splices for n in new}
+    for where in {tuple(p) for p, *_ in splices}:
+        now = _moved_by(where, spliced)
+        parent = _node_at(root, now)
+        for i, kid in enumerate(parent.children if parent is not None else ()):
+            if id(kid) in news:
+                under((*now, i), kid)
+    return found
+
+
+def _node_at(root: Node, path: tuple[int, ...]) -> Node | None:
+    node = root
+    for i in path:
+        if not 0 <= i < len(node.children):
+            return None
+        node = node.children[i]
+    return node
+
+
 def _moved_by(path: tuple[int, ...], spliced: Spliced) -> tuple[int, ...]:
-    """Where the node at ``path`` is once ``spliced`` is applied (it is in no spliced range:
-    a range that held an iframe node is never walked again)."""
+    """Where the node at ``path`` is once ``spliced`` is applied (it is in no spliced range)."""
     if not spliced:
         return path
     return tuple(i + sum(len(new) - (e - s) for s, e, new in spliced.get(path[:d], ()) if e <= i)
