@@ -210,8 +210,11 @@ def test_foreign_refs_in_a_frames_tree_are_found_as_in_its_json(
     tree; it must find exactly what the check on the raw output finds."""
     from webrefs.models import PageTree
     from webrefs.snapshot.extract import _foreign_ref_in
+    from webrefs.snapshot.script import QuickRead
 
     data = {"nextRef": end, "root": root, "focusedRef": focused}
     tree = PageTree.model_validate({"root": root, "focusedRef": focused})
     assert _foreign_ref(data, prefix, start) == bad
-    assert _foreign_ref_in(tree, end, prefix, start) == bad
+    assert _foreign_ref_in(QuickRead(tree, end, False), prefix, start) == bad
+    # (a read that replaced parts of a kept one: its new subtrees are what is checked)
+    assert _foreign_ref_in(QuickRead(tree, end, False, fresh=[tree.root]), prefix, start) == bad

@@ -750,6 +750,65 @@ def test_a_page_grown_to_the_node_cap_is_walked_in_full(tab: Tab, site: SiteServ
     assert diff is None, diff
 
 
+def _capped(tab: Tab, site: SiteServer, short_by: int) -> ExtractLimits:
+    """restyle.html read in full with a node cap ``short_by`` nodes short of the page (the
+    cut falls in its footer's list of links)."""
+    tab.goto(site.url("/extract/restyle.html"))
+    cap = ExtractLimits(max_nodes=extract(tab).stats.emitted_nodes - short_by)
+    tab.core.refs.kept.clear()
+    assert "maxNodes" in extract(tab, limits=cap).stats.truncated_reasons
+    return cap
+
+
+# (what is hidden, each before the cut; then what is shown again, in turn)
+BEFORE_THE_CUT = ["#para", "#li1", "#box", "#tail", "#qtybox"]
+
+
+@pytest.mark.parametrize(("short_by", "still_cut"), [(20, True), (3, False)])
+def test_a_read_cut_at_the_node_cap_goes_on_from_the_cut_when_less_comes_before_it(
+        tab: Tab, site: SiteServer, short_by: int, still_cut: bool) -> None:
+    """A page cut at the node cap: what is hidden before the cut is read around it, and the
+    walk goes on from where it stopped as far as the cap lets it (cut again, or, with little
+    past the cut, to the end of the page: no longer cut), chained with no full read between,
+    each what a full read under the same cap gives. Shown again where the page is still cut,
+    the cut moves earlier: a full read (where it is no longer cut, read around it)."""
+    cap = _capped(tab, site, short_by)
+    book = tab.core.refs
+    got = None
+    for i, name in enumerate(BEFORE_THE_CUT):
+        before = book.retexted_reads
+        evaluate(tab, f"document.querySelector({name!r}).classList.add('hidden')")
+        got = extract(tab, limits=cap)
+        assert book.retexted_reads == before + 1, name
+        if i == 1:  # (one compared on the way; a full read starts the chain again)
+            tab.core.refs.kept.clear()
+            assert same(got, extract(tab, limits=cap)) is None
+    assert got is not None
+    tab.core.refs.kept.clear()
+    again = extract(tab, limits=cap)
+    assert same(got, again) is None, same(got, again)
+    assert ("maxNodes" in got.stats.truncated_reasons) == still_cut
+    before = book.retexted_reads
+    evaluate(tab, "document.getElementById('para').classList.remove('hidden')")
+    shown = extract(tab, limits=cap)
+    assert book.retexted_reads == before + (not still_cut)
+    tab.core.refs.kept.clear()
+    assert same(shown, extract(tab, limits=cap)) is None
+
+
+def test_a_change_in_what_holds_the_cut_walks_the_page(tab: Tab, site: SiteServer) -> None:
+    """A change in a part of the page that held the cut (its footer): the walk of that part
+    would run into the cap: a full read, cut where a full read cuts."""
+    cap = _capped(tab, site, 20)
+    book = tab.core.refs
+    before = book.retexted_reads
+    evaluate(tab, "document.querySelector('footer li').classList.add('hidden')")
+    got = extract(tab, limits=cap)
+    assert book.retexted_reads == before
+    tab.core.refs.kept.clear()
+    assert same(got, extract(tab, limits=cap)) is None
+
+
 # each made twice on fields.html (there and back; "focus moved" first reaches the name field,
 # then moves on to a check box)
 FIELD_EDITS: dict[str, str] = {

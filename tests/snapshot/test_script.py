@@ -465,3 +465,19 @@ def test_many_updates_into_the_same_subtrees_are_each_where_their_path_says(seed
 
 def _nodes(node: Node) -> list[Node]:
     return [node, *(n for k in node.children for n in _nodes(k))]
+
+
+def test_the_refs_checked_after_a_partial_read_are_those_of_its_new_subtrees() -> None:
+    """A read that replaced parts of a kept one names its new subtrees (``fresh``): the
+    host checks their refs (a ref another frame gave is refused), not the kept rest's again."""
+    from webrefs.snapshot.extract import _foreign_ref_in
+
+    kept = quick_read(json.dumps(VALID))
+    assert kept is not None
+    edited = retexted_since(_retexted(), "w1.abc", kept)
+    assert edited is not None and edited[0].fresh is not None
+    assert [n.ref for n in edited[0].fresh] == [None, "e1"]
+    assert _foreign_ref_in(edited[0], "", 3) is None
+    other = retexted_since(_retexted(nodes=[[[3], {"tag": "a", "role": "link", "ref": "f2e1"}]]),
+                           "w1.abc", kept)
+    assert other is not None and _foreign_ref_in(other[0], "", 3) == "f2e1"

@@ -301,7 +301,7 @@ async def _read_frame(
             elif is_retexted(text):
                 edited = retexted_since(text, token, last)
                 if edited is not None and _foreign_ref_in(
-                        edited[0].tree, edited[0].next_ref, r.prefix, int(opts["nextRef"])) is None:
+                        edited[0], r.prefix, int(opts["nextRef"])) is None:
                     (r.quick, r.token), r.retexted = edited, True
                     return
                 text = await world.extract(r.frame, {**opts, "since": None}, timeout)
@@ -315,7 +315,7 @@ async def _read_frame(
             if ms is not None and not math.isnan(ms) and isinstance(stats, dict):
                 stats["jsTimeMs"] = ms  # (this read's, not the kept one's)
         start = int(opts["nextRef"])
-        foreign = (_foreign_ref_in(quick.tree, quick.next_ref, r.prefix, start)
+        foreign = (_foreign_ref_in(quick, r.prefix, start)
                    if quick is not None else _foreign_ref(data or {}, r.prefix, start))
         if foreign is not None:
             raise SnapshotFormatError(
@@ -364,12 +364,14 @@ def _foreign_ref(data: dict[str, Any], prefix: str, start: int) -> str | None:
     return _first_foreign(refs, prefix, end)
 
 
-def _foreign_ref_in(tree: PageTree, end: int, prefix: str, start: int) -> str | None:
-    """:func:`_foreign_ref` for an output already read into a tree (``end``: its nextRef)."""
+def _foreign_ref_in(quick: QuickRead, prefix: str, start: int) -> str | None:
+    """:func:`_foreign_ref` for an output already read into a tree: in its new subtrees
+    alone where it replaced parts of a kept read (whose refs were checked when read)."""
+    tree, end = quick.tree, quick.next_ref
     if not start <= end <= start + _MAX_NEW_REFS:
         return f"nextRef={end}"
     refs: list[object] = [tree.focused_ref] if tree.focused_ref is not None else []
-    stack = [tree.root]
+    stack = [tree.root] if quick.fresh is None else list(quick.fresh)
     while stack:
         node = stack.pop()
         if node.ref is not None:

@@ -498,6 +498,7 @@
     W.geo = [];
     W.boxed = [];
     W.framed = [];
+    W.rest = null;
     W.nodeOf = new Map();
     W.wrapOf = new Map();
   };
@@ -1197,6 +1198,9 @@
     for (let i = items.length - 1; i >= 0; i--) stack.push(cur, inter, sup, d, p, items[i]);
   };
   const pointerOnly = [];  // [node, element] clickable by their cursor alone, with children
+  // where a walk stopped at maxNodes: [the stack, the subtrees open (see `open`)], for a read
+  // that has room for more to go on from (see reread)
+  let cutAt = null;
   const addChild = (p, n) => { (p.children || (p.children = [])).push(n); };
 
   // Splits el's children into text runs and elements to walk, in order. Text nodes and
@@ -1317,7 +1321,7 @@
   function walk() {
     while (stack.length) {
       if (open.length && open[open.length - 1] >= stack.length) close(stack.length);
-      if (emitted >= MAX_NODES) { reasons.add('maxNodes'); break; }
+      if (emitted >= MAX_NODES) { reasons.add('maxNodes'); cutAt = [stack.slice(), open.slice()]; break; }
       if (visited >= MAX_VISITED) { reasons.add('maxVisited'); break; }
       if ((++loops & 255) === 0 && performance.now() > deadline) { reasons.add('maxTime'); break; }
       const el = stack.pop(), p = stack.pop(), d = stack.pop(), sup = stack.pop(),
@@ -1818,7 +1822,7 @@
         if (win.getComputedStyle(pel).cursor === 'pointer') return [pel];  // (that box is walked again)
       }
       const delta = counts().map((v, j) => v - c0[j] - (e[13 + j] - e[7 + j]));
-      if (capped && delta[2] !== 0) return null;
+      if (capped && delta[2] > 0) return null;
       for (let j = 0; j < 6; j++) total[j] += delta[j];
       made.push([same ? nn : k || [], delta, holder, same]);
     }
@@ -1830,6 +1834,44 @@
     if ((!capped && emitted >= MAX_NODES) || visited >= MAX_VISITED) return null;
     if (reasons.has('maxNodes') || reasons.has('maxVisited') || reasons.has('maxTime') ||
         reasons.has('maxDepth')) return null;
+    // A walk cut at maxNodes, where no subtree walked again held the cut: with fewer nodes
+    // before the cut now, the walk goes on from where it stopped (its stack and the subtrees
+    // it had open, kept), as far as the cap lets it, and what it gives is put at the end of
+    // the nodes it goes under (splices, applied first). Not under a box clickable by its
+    // cursor (whether it is a control depends on all it holds).
+    // ([path, start, start, nodes] of the nodes the walk going on gave; once it has gone on,
+    // the kept output holds them, so a read that gives up after it walks the page in full)
+    const more2 = [];
+    let stillCapped = capped, resumed = false;
+    if (capped) {
+      const rest = W.rest, openAt = new Set();
+      if (!rest) return null;
+      for (let i = 0; i < rest[1].length; i += 2) openAt.add(rest[1][i]);
+      for (const [, e] of roots) if (openAt.has(e)) return null;
+      if (emitted < W.counts[2]) {
+        for (const e of openAt) if (e[0] !== null && e[6]) return null;
+        const c0 = counts(), open0 = [...openAt], ends = open0.map((e) => e.slice(13, 19)), lens = new Map();
+        for (let i = 4; i < rest[0].length; i += 6) {
+          const q = rest[0][i];
+          if (!lens.has(q)) lens.set(q, q.children ? q.children.length : 0);
+        }
+        stack.push(...rest[0]);
+        open.push(...rest[1]);
+        cutAt = null;
+        resumed = true;
+        walk();
+        if (reasons.has('maxVisited') || reasons.has('maxTime') || reasons.has('maxDepth')) return null;
+        stillCapped = reasons.has('maxNodes');
+        // (the subtrees it had open end where they end now, counted from where they ended)
+        open0.forEach((e, j) => { for (let i = 0; i < 6; i++) e[13 + i] = ends[j][i] + e[13 + i] - c0[i]; });
+        for (const [q, n0] of lens) {
+          if (!q.children || q.children.length === n0) continue;
+          const path = q === R ? [] : pathOf(q);
+          if (!path) return null;
+          more2.push([path, n0, n0, q.children.slice(n0)]);
+        }
+      }
+    }
     // names from content above them
     const kept = counts(), names = [], renamed = new Set();
     for (const [, e, path] of roots) {
@@ -1843,15 +1885,15 @@
         // (a nameless control's hint may come from what is in it, an icon's class; an
         // element whose hint may differ, or whose name is gained, lost or cut, is walked again)
         if (c.ref && !nm2 && !c.text && hintable(ael, role) &&
-            (hintOf(ael, ael.localName) || undefined) !== c.hint) return [ael];
+            (hintOf(ael, ael.localName) || undefined) !== c.hint) return resumed ? null : [ael];
         if (nm2 === nm1) continue;
-        if (!nm2 || !nm1 || nm2.length >= MAX_TEXT || nm1.length >= MAX_TEXT) return [ael];
+        if (!nm2 || !nm1 || nm2.length >= MAX_TEXT || nm1.length >= MAX_TEXT) return resumed ? null : [ael];
         names.push([c, path.slice(0, depth), nm2]);
       }
     }
     cuts.maxTextPerNode = kept[3]; cuts.maxAttr = kept[4]; cuts.maxOptions = kept[5];
     // (the reasons in the order a walk meets them: a new one only where that is plain)
-    const order = L.stats.truncatedReasons.filter((r) => r === 'maxNodes' || cuts[r] > 0);
+    const order = L.stats.truncatedReasons.filter((r) => (r === 'maxNodes' && stillCapped) || cuts[r] > 0);
     for (const r in cuts) {
       if (cuts[r] > 0 && !order.includes(r)) { if (order.length) return null; order.push(r); }
     }
@@ -1909,7 +1951,7 @@
       if (n) return y === n || n.contains(y) || !(n.compareDocumentPosition(y) & 2) ? 4 : 2;
       return t.compareDocumentPosition(y) & 4 ? 4 : 2;
     };
-    const splices = [], home = new Map();  // (holder -> [parent node, where it starts now])
+    const splices = more2, home = new Map();  // (holder -> [parent node, where it starts now])
     for (const [q, list] of byQ) {
       list.sort((a, b) => (cmp(a.el, b.el) & 4 ? 1 : -1));
       for (const x of list) {
@@ -1974,6 +2016,7 @@
     const sc = new Set(W.sc);
     for (const el of scrollers) if (!sc.has(el)) W.sc.push(el);
     W.counts = counts();
+    if (resumed || !stillCapped) W.rest = stillCapped ? cutAt : null;
     W.texts = new Set();
     W.attrs = new Set();
     W.fielded = false;
@@ -2008,6 +2051,7 @@
     pointerOnly.length = 0;
     reasons.clear();
     focusedRef = null;
+    cutAt = null;
   };
   if (retext) {
     // (a read that asks for more elements to walk again is read again with them, a few
@@ -2081,6 +2125,7 @@
       W.geo = geo;
       W.boxed = boxed;
       W.framed = framed;
+      W.rest = reasons.has('maxNodes') ? cutAt : null;
       seeState();
       W.key = WKEY;
       W.next = next;

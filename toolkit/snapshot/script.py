@@ -140,16 +140,19 @@ class QuickRead:
     """A frame's output read straight from its JSON text: the tree, the frame's ref counter
     after the read, whether ``rootSelector`` matched nothing, and where its iframe nodes are
     (``hosts``: path of child indexes from the root, registry key and content origin ``cx``,
-    ``cy`` of each, in document order; the tree's iframe nodes hold no key or origin)."""
+    ``cy`` of each, in document order; the tree's iframe nodes hold no key or origin).
+    ``fresh``: for a read that replaced parts of a kept one, the new subtrees (the rest was
+    read before); ``None`` for a read whose every node is new."""
 
-    __slots__ = ("hosts", "next_ref", "root_missing", "tree")
+    __slots__ = ("fresh", "hosts", "next_ref", "root_missing", "tree")
 
     def __init__(self, tree: PageTree, next_ref: int, root_missing: bool,
-                 hosts: list[FrameHost] | None = None) -> None:
+                 hosts: list[FrameHost] | None = None, fresh: list[Node] | None = None) -> None:
         self.tree = tree
         self.next_ref = next_ref
         self.root_missing = root_missing
         self.hosts: list[FrameHost] = hosts or []
+        self.fresh = fresh
 
 
 # An iframe node's frame object as the extractor writes it ({key, cx, cy}, in that order).
@@ -376,13 +379,14 @@ def retexted_since(text: object, token: str, kept: QuickRead) -> tuple[QuickRead
     hosted = {tuple(path): (key, float(cx), float(cy)) for path, key, cx, cy in out.hosted}
     if (len(origins) != len(out.frames) or not origins.keys() <= {h[0] for h in stay}
             or len(hosted) != len(out.hosted)
-            or hosted.keys() != _frames_in_new(root, out.nodes, out.splices, spliced)):
+            or hosted.keys() != _frames_in_new(root, out.nodes, spliced)):
         return None
     hosts = [(_moved_by(path, spliced), key, *origins.get(path, (cx, cy)))
              for path, key, cx, cy in stay]
     if hosted:
         hosts = sorted([*hosts, *((path, *at) for path, at in hosted.items())])
-    return QuickRead(moved, out.next_ref, kept.root_missing, hosts), out.watch
+    fresh = [*(node for _, node in out.nodes), *(n for *_, new in out.splices for n in new)]
+    return QuickRead(moved, out.next_ref, kept.root_missing, hosts, fresh), out.watch
 
 
 def _walked_again(path: tuple[int, ...], replaced: set[tuple[int, ...]],
@@ -399,27 +403,29 @@ def _walked_again(path: tuple[int, ...], replaced: set[tuple[int, ...]],
 
 
 def _frames_in_new(root: Node, nodes: list[tuple[list[int], Node]],
-                   splices: list[tuple[list[int], int, int, list[Node]]],
                    spliced: Spliced) -> set[tuple[int, ...]]:
     """Paths, in ``root`` (the tree with the answer applied), of the iframe nodes inside the
-    answer's new subtrees, found where each new subtree now is."""
+    answer's new subtrees, found where each new subtree now is. A splice's nodes start at its
+    range's start, moved by the splices of the same node applied after it (those before it
+    in the node's children)."""
     found: set[tuple[int, ...]] = set()
 
     def under(base: tuple[int, ...], node: Node) -> None:
-        found.update((*base, *rel) for rel in _frame_paths(node))
+        if node.frame is not None or node.children:
+            found.update((*base, *rel) for rel in _frame_paths(node))
 
     for path, node in nodes:
         at = _moved_by(tuple(path), spliced)
-        here = _node_at(root, at)
-        if here is node:
+        if _node_at(root, at) is node:
             under(at, node)
-    news = {id(n) for *_, new in splices for n in new}
-    for where in {tuple(p) for p, *_ in splices}:
+        else:  # (not where its path says: nothing found matches what is listed)
+            found.add(())
+    for where, cuts in spliced.items():
         now = _moved_by(where, spliced)
-        parent = _node_at(root, now)
-        for i, kid in enumerate(parent.children if parent is not None else ()):
-            if id(kid) in news:
-                under((*now, i), kid)
+        for k, (start, _end, new) in enumerate(cuts):
+            first = start + sum(len(n) - (e - s) for s, e, n in cuts[k + 1:])
+            for i, kid in enumerate(new):
+                under((*now, first + i), kid)
     return found
 
 
