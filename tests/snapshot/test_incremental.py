@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from webrefs import Tab
-from webrefs.models import PageTree
+from webrefs.models import Node, PageTree
 from webrefs.snapshot.extract import ExtractLimits
 
 from tests.helpers.extracting import evaluate, extract, find, find_all, same
@@ -794,6 +794,32 @@ def test_a_read_cut_at_the_node_cap_goes_on_from_the_cut_when_less_comes_before_
     assert book.retexted_reads == before + (not still_cut)
     tab.core.refs.kept.clear()
     assert same(shown, extract(tab, limits=cap)) is None
+
+
+def _main_nodes(node: Node) -> int:
+    """The nodes under ``node`` the main document's walk emitted (not its frames')."""
+    return sum(1 + (0 if k.frame is not None else _main_nodes(k)) for k in node.children)
+
+
+def test_an_element_put_in_past_the_cut_is_not_missed_when_the_walk_goes_on(
+        tab: Tab, site: SiteServer) -> None:
+    """An element put in past the cut (one that shows nothing, at the end of what holds the
+    page's parts), with a paragraph hidden before the cut: the walk that goes on would go on
+    with the elements it left, not the one put in since, and be cut again before it: a full
+    read, which does not count it."""
+    tab.goto(site.url("/extract/wrappers.html"))
+    cap = ExtractLimits(max_nodes=_main_nodes(extract(tab).root) - 6)
+    tab.core.refs.kept.clear()
+    assert "maxNodes" in extract(tab, limits=cap).stats.truncated_reasons
+    book = tab.core.refs
+    before = book.retexted_reads
+    evaluate(tab, "document.getElementById('top').append(Object.assign("
+                  "document.createElement('div'), {className: 'gone', textContent: 'Late'}));"
+                  "document.getElementById('p3').classList.add('gone')")
+    got = extract(tab, limits=cap)
+    assert book.retexted_reads == before
+    tab.core.refs.kept.clear()
+    assert same(got, extract(tab, limits=cap)) is None
 
 
 def test_a_change_in_what_holds_the_cut_walks_the_page(tab: Tab, site: SiteServer) -> None:

@@ -1849,6 +1849,9 @@
       for (let i = 0; i < rest[1].length; i += 2) openAt.add(rest[1][i]);
       for (const [, e] of roots) if (openAt.has(e)) return null;
       if (emitted < W.counts[2]) {
+        // (the stack holds the elements that were to come: one put in since may be among
+        // them, which it would miss)
+        if (adds.length) return null;
         for (const e of openAt) if (e[0] !== null && e[6]) return null;
         const c0 = counts(), open0 = [...openAt], ends = open0.map((e) => e.slice(13, 19)), lens = new Map();
         for (let i = 4; i < rest[0].length; i += 6) {
