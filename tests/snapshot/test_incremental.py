@@ -593,8 +593,8 @@ CHILD_EDITS: dict[str, tuple[str, bool]] = {
         "f.id = 'made'; f.onload = () => done(); f.srcdoc = '<p>in a frame</p>'; "
         "document.getElementById('sec').append(f); })", True),
     "a field": (_toggled("<input aria-label='Extra'>", "#sec"), True),
-    "in what holds most of the page": (
-        _toggled("<li><a href='#f31'>Footer link 31</a></li>", "footer ul"), False),
+    "in what holds most of the page, where no sibling rule reaches": (
+        _toggled("<li><a href='#f31'>Footer link 31</a></li>", "footer ul"), True),
     "a control under a box with a tab stop": (_toggled("<button>Add</button>", "#act"), False),
     "a control under a box out of the tab order": (_toggled("<button>Add</button>", "#act2"), True),
     "what is owned elsewhere": (
@@ -618,9 +618,10 @@ def test_elements_put_in_or_taken_out_walk_only_around_them(
     attributes changed (its parent's nearest emitted element walked again), new elements
     get the refs a full read gives them, and the host's tree is what a full read gives. A
     label or what another is named by, put in or taken out, walks again what it names too,
-    and a frame put in is hung where the read puts it. What reaches beyond that (a style
-    sheet, a shadow root, a control under a box with a tab stop, not one under a box taken
-    out of the tab order), what holds most of the
+    and a frame put in is hung where the read puts it; an item put in what holds most of the
+    page is walked alone, as the page's sibling rule (``.on + p``) reaches no item. What
+    reaches beyond that (a style sheet, a shadow root, a control under a box with a tab
+    stop, not one under a box taken out of the tab order), what holds most of the
     page, a page whose sheets may reach upwards (:has), and a page where an element owns
     others by aria-owns (what it owned may be what was taken out) are walked in full (a
     counter shown in generated content is no part of a snapshot, so a page that shows one is
@@ -1164,6 +1165,19 @@ def test_an_element_put_in_where_a_rule_styles_elements_by_their_place_walks_its
     read is what a full read gives."""
     _in_and_out(tab, site.url("/extract/inserts.html?pos"),
                 INSERTS["an item first in a list"][0], (True, True))
+
+
+@pytest.mark.parametrize(("what", "alone"), [
+    ("a paragraph after a paragraph", True), ("an aside after a paragraph", False)])
+def test_an_element_put_in_where_a_sibling_rule_reaches_none_of_its_siblings_is_walked_alone(
+        tab: Tab, site: SiteServer, what: str, alone: bool) -> None:
+    """With ``.note + aside``, a paragraph put in (and taken out) where nothing among its
+    new siblings is a ``.note`` or an aside, nor is it, is walked alone into its place (what
+    holds it holds most of the page: walked from there, the read would be a full one); an
+    aside put in there is read from what holds it: a full read."""
+    script = {"a paragraph after a paragraph": INSERTS["a paragraph after a paragraph"][0],
+              "an aside after a paragraph": _put("<aside>New aside.</aside>", "#p1", "after")}
+    _in_and_out(tab, site.url("/extract/inserts.html?sib"), script[what], (alone, alone))
 
 
 def _take_out(selector: str) -> str:

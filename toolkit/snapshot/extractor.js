@@ -765,6 +765,24 @@
   // unreadable sheet counts as one
   let GPOS = false;
   const SIBLINGS = /[+~]|:nth-[\w-]*\([^)]*\bof\b/, PLACES = /:(?:first-|last-|only-|nth-)|:empty\b/;
+  // the compounds of the selectors that do either, each made broader (attribute tests,
+  // pseudo-classes and what is in parentheses taken off; '*' where nothing is left), and ''
+  // for a selector or sheet that cannot be told apart: an element none of them matches
+  // is styled by no such rule, nor are its siblings by it
+  const SIBC = new Set();
+  const compoundsOf = (sx) => {
+    if (sx.includes('\\')) return [''];
+    let t = sx.replace(/\[[^\]]*\]/g, '');
+    while (t.includes('(')) {
+      const u = t.replace(/\([^()]*\)/g, '');
+      if (u === t) return [''];
+      t = u;
+    }
+    t = t.replace(/::?[\w-]+/g, '');
+    const out = [];
+    for (const one of t.split(',')) for (const c of one.split(/[\s>+~]+/)) if (c) out.push(c);
+    return out.length ? out : ['*'];
+  };
   // the compounds a readable sheet's :hover is part of, and those its validity pseudo-classes
   // are part of but a field's own (what may hold a field: `form` of `form:invalid`, as a
   // field's value reaches up to it); '' for one that may be any element (the class alone,
@@ -790,12 +808,12 @@
     let m = genMemo.get(sh);
     const top = m && m[0] < 0 ? null : rulesOf(sh);  // (an unreadable sheet stays so)
     if (!top) {
-      if (!m) { const any = anyGen(sh); genMemo.set(sh, m = [-1, any ? ['*', G_ALL] : [], any, false, [], [], any, any]); }
+      if (!m) { const any = anyGen(sh); genMemo.set(sh, m = [-1, any ? ['*', G_ALL] : [], any, false, [], [], any, any, any ? [''] : []]); }
     } else if (!m || m[0] !== top.length) {
       const keys = [];
       let has = false;  // a selector that may match upwards (:has), or a sheet that may hold one
       let focus = false, sib = false, pos = false;
-      const hover = new Set(), valid = new Set();
+      const hover = new Set(), valid = new Set(), sibc = new Set();
       for (const st = [top]; st.length;) {
         for (const r of st.pop()) {
           const sx = r.selectorText;
@@ -803,9 +821,12 @@
             if (!has && sx.includes(':has(')) has = true;
             if (sx.includes(':hover')) for (const h of sx.matchAll(HOVER)) hover.add(h[1]);
             if (!focus && sx.includes(':focus-within')) focus = true;
-            if (!pos && PLACES.test(sx)) pos = true;
+            const p1 = PLACES.test(sx);
             // (an attribute's value and a :nth-child's own formula are no combinators)
-            if (!sib && SIBLINGS.test(sx.replace(/\[[^\]]*\]/g, '').replace(/:nth-[\w-]*\((?![^)]*\bof\b)[^)]*\)/g, ''))) sib = true;
+            const s1 = SIBLINGS.test(sx.replace(/\[[^\]]*\]/g, '').replace(/:nth-[\w-]*\((?![^)]*\bof\b)[^)]*\)/g, ''));
+            if (p1) pos = true;
+            if (s1) sib = true;
+            if (p1 || s1) for (const c of compoundsOf(sx)) sibc.add(c);
             if (sx.includes('valid')) {
               for (const v of sx.matchAll(VALIDITY)) if (!FIELD.has((/^[a-z]*/i.exec(v[1]))[0].toLowerCase())) valid.add(v[1]);
             }
@@ -823,15 +844,16 @@
           if (r.styleSheet) {  // @import
             const sub = rulesOf(r.styleSheet);
             if (sub) st.push(sub);
-            else if (anyGen(r.styleSheet)) { keys.push('*', G_ALL); has = true; sib = true; pos = true; }
+            else if (anyGen(r.styleSheet)) { keys.push('*', G_ALL); has = true; sib = true; pos = true; sibc.add(''); }
           }
         }
       }
-      genMemo.set(sh, m = [top.length, keys, has, focus, [...valid], [...hover], sib, pos]);
+      genMemo.set(sh, m = [top.length, keys, has, focus, [...valid], [...hover], sib, pos, [...sibc]]);
     }
     if (m[2]) GHAS = true;
     if (m[6]) GSIB = true;
     if (m[7]) GPOS = true;
+    for (const c of m[8]) SIBC.add(c);
     if (m[3]) GFOCUS = true;
     for (const v of m[4]) VALIDS.add(v);
     for (const h of m[5]) HOVERS.add(h);
@@ -1655,14 +1677,29 @@
     };
     const beside = (x, prev) => sideOf(prev ? x.previousSibling : x.nextSibling, prev);
     // (the terms x, put in or taken out of t, is walked or spliced alone on, but its place)
-    const aloneIn = (x, t) => !(GSIB || GPOS || INLINE.has(x.localName) ||
+    // (whether putting x in t, or taking it out, may restyle by a sibling or place rule: a
+    // compound of one matches x, t or a child of t; many children or rules: it may)
+    const placeRuled = (x, t) => {
+      if (!(GSIB || GPOS)) return false;
+      if (SIBC.has('') || SIBC.has('*') || SIBC.size > 64 || t.children.length > 256) return true;
+      for (const c of SIBC) {
+        try {
+          if (x.matches(c) || t.matches(c)) return true;
+          for (const k of t.children) if (k.matches(c)) return true;
+        } catch (e) { return true; }
+      }
+      return false;
+    };
+    // (`moved`: x was put in or taken out; else shown or hidden, which a sibling rule may
+    // reach by what x is now)
+    const aloneIn = (x, t, moved = true) => !((moved ? placeRuled(x, t) : GSIB || GPOS) || INLINE.has(x.localName) ||
       x.namespaceURI !== 'http://www.w3.org/1999/xhtml' || t.getRootNode() !== doc ||
       !(old.has(t) || wraps.has(t) || t === rootEl) || !keeps(t) || (old.has(t) && old.get(t)[6]) || t.localName === 'details');
     // (`was`: what x gave the last walk's counts, where it was there; `under`: the node what
     // it holds went under then, which its place must be under now)
     const placeOf = (x, was = null, under = null) => {
       const t = x.parentNode;
-      if (!aloneIn(x, t) || adds.some((y) => y !== x && y.parentNode === t) || old.has(x) || wraps.has(x)) return null;
+      if (!aloneIn(x, t, was === null) || adds.some((y) => y !== x && y.parentNode === t) || old.has(x) || wraps.has(x)) return null;
       for (const y of x.getElementsByTagName('*')) if (old.has(y) || wraps.has(y)) return null;
       const a = beside(x, true), b = a === false ? beside(x, false) : a;
       if (!b) return null;
