@@ -738,17 +738,24 @@ def test_a_page_grown_to_the_node_cap_is_walked_in_full(tab: Tab, site: SiteServ
     cap = ExtractLimits(max_nodes=extract(tab).stats.emitted_nodes + 2)
     tab.core.refs.kept.clear()
     extract(tab, limits=cap)
+    got = _read_in_full(tab, cap, "(() => { const l = document.getElementById('list'); "
+                                  "for (let i = 0; i < 3; i++) l.append(Object.assign("
+                                  "document.createElement('li'), {textContent: 'More ' + i})); "
+                                  "})()")
+    assert got.stats.truncated and "maxNodes" in got.stats.truncated_reasons
+
+
+def _read_in_full(tab: Tab, cap: ExtractLimits, script: str) -> PageTree:
+    """The read after ``script`` under ``cap``: a full read, which a full read again gives."""
     book = tab.core.refs
     before = book.retexted_reads
-    evaluate(tab, "(() => { const l = document.getElementById('list'); "
-                  "for (let i = 0; i < 3; i++) l.append(Object.assign("
-                  "document.createElement('li'), {textContent: 'More ' + i})); })()")
+    evaluate(tab, script)
     got = extract(tab, limits=cap)
     assert book.retexted_reads == before
-    assert got.stats.truncated and "maxNodes" in got.stats.truncated_reasons
     tab.core.refs.kept.clear()
     diff = same(got, extract(tab, limits=cap))
     assert diff is None, diff
+    return got
 
 
 def _capped(tab: Tab, site: SiteServer, short_by: int) -> ExtractLimits:
@@ -812,28 +819,16 @@ def test_an_element_put_in_past_the_cut_is_not_missed_when_the_walk_goes_on(
     cap = ExtractLimits(max_nodes=_main_nodes(extract(tab).root) - 6)
     tab.core.refs.kept.clear()
     assert "maxNodes" in extract(tab, limits=cap).stats.truncated_reasons
-    book = tab.core.refs
-    before = book.retexted_reads
-    evaluate(tab, "document.getElementById('top').append(Object.assign("
-                  "document.createElement('div'), {className: 'gone', textContent: 'Late'}));"
-                  "document.getElementById('p3').classList.add('gone')")
-    got = extract(tab, limits=cap)
-    assert book.retexted_reads == before
-    tab.core.refs.kept.clear()
-    assert same(got, extract(tab, limits=cap)) is None
+    _read_in_full(tab, cap, "document.getElementById('top').append(Object.assign("
+                            "document.createElement('div'), {className: 'gone', textContent: "
+                            "'Late'})); document.getElementById('p3').classList.add('gone')")
 
 
 def test_a_change_in_what_holds_the_cut_walks_the_page(tab: Tab, site: SiteServer) -> None:
     """A change in a part of the page that held the cut (its footer): the walk of that part
     would run into the cap: a full read, cut where a full read cuts."""
-    cap = _capped(tab, site, 20)
-    book = tab.core.refs
-    before = book.retexted_reads
-    evaluate(tab, "document.querySelector('footer li').classList.add('hidden')")
-    got = extract(tab, limits=cap)
-    assert book.retexted_reads == before
-    tab.core.refs.kept.clear()
-    assert same(got, extract(tab, limits=cap)) is None
+    _read_in_full(tab, _capped(tab, site, 20),
+                  "document.querySelector('footer li').classList.add('hidden')")
 
 
 # each made twice on fields.html (there and back; "focus moved" first reaches the name field,
