@@ -1895,8 +1895,8 @@
           const q = rest[0][i];
           if (!lens.has(q)) lens.set(q, q.children ? q.children.length : 0);
         }
-        stack.push(...rest[0]);
-        open.push(...rest[1]);
+        for (const v of rest[0]) stack.push(v);  // (not spread: it may hold many thousands)
+        for (const v of rest[1]) open.push(v);
         cutAt = null;
         resumed = true;
         walk();
