@@ -1878,7 +1878,7 @@
     // cursor (whether it is a control depends on all it holds).
     // ([path, start, start, nodes] of the nodes the walk going on gave; once it has gone on,
     // the kept output holds them, so a read that gives up after it walks the page in full)
-    const more2 = [];
+    const onward = [];
     let stillCapped = capped, resumed = false;
     if (capped) {
       const rest = W.rest, openAt = new Set();
@@ -1908,7 +1908,7 @@
           if (!q.children || q.children.length === n0) continue;
           const path = q === R ? [] : pathOf(q);
           if (!path) return null;
-          more2.push([path, n0, n0, q.children.slice(n0)]);
+          onward.push([path, n0, n0, q.children.slice(n0)]);
         }
       }
     }
@@ -1991,7 +1991,7 @@
       if (n) return y === n || n.contains(y) || !(n.compareDocumentPosition(y) & 2) ? 4 : 2;
       return t.compareDocumentPosition(y) & 4 ? 4 : 2;
     };
-    const splices = more2, home = new Map();  // (holder -> [parent node, where it starts now])
+    const splices = onward, home = new Map();  // (holder -> [parent node, where it starts now])
     for (const [q, list] of byQ) {
       list.sort((a, b) => (cmp(a.el, b.el) & 4 ? 1 : -1));
       for (const x of list) {
@@ -2033,10 +2033,9 @@
     for (const [el, w] of wrapOf) WO.set(el, w);
     // (each iframe node the walks made: its path in the output as it is now, its key and
     // content origin; the host hangs its frame's content there, as after a full read)
-    const hosted = [];
+    const hosted = [], above = new Map();  // (node -> its parent node, when there are any)
+    if (framed.length) for (const [, e] of old) above.set(e[0], e[1]);
     if (goneFrames || framed.length) {
-      const above = new Map();  // (node -> its parent node)
-      for (const [, e] of old) above.set(e[0], e[1]);
       for (let i = 0; i < framed.length; i += 3) {
         const n = framed[i], path = [];
         for (let c = n; c !== R; c = above.get(c)) {

@@ -370,16 +370,16 @@ def retexted_since(text: object, token: str, kept: QuickRead) -> tuple[QuickRead
     if updates is None:
         return None
     stats = out.stats.model_copy(update={"js_time_ms": out.js_time_ms})
-    root = with_updates(tree.root, updates, spliced)
     moved = tree.model_copy(update={
-        "root": root, "document": out.document, "focused_ref": out.focused_ref, "stats": stats})
+        "root": with_updates(tree.root, updates, spliced), "document": out.document,
+        "focused_ref": out.focused_ref, "stats": stats})
     replaced = {tuple(path) for path, _ in out.nodes}
     stay = [h for h in kept.hosts if not _walked_again(h[0], replaced, spliced)]
     origins = {tuple(path): (float(cx), float(cy)) for path, cx, cy in out.frames}
     hosted = {tuple(path): (key, float(cx), float(cy)) for path, key, cx, cy in out.hosted}
     if (len(origins) != len(out.frames) or not origins.keys() <= {h[0] for h in stay}
             or len(hosted) != len(out.hosted)
-            or hosted.keys() != _frames_in_new(root, out.nodes, spliced)):
+            or hosted.keys() != _frames_in_new(out.nodes, spliced)):
         return None
     hosts = [(_moved_by(path, spliced), key, *origins.get(path, (cx, cy)))
              for path, key, cx, cy in stay]
@@ -402,10 +402,10 @@ def _walked_again(path: tuple[int, ...], replaced: set[tuple[int, ...]],
     return False
 
 
-def _frames_in_new(root: Node, nodes: list[tuple[list[int], Node]],
+def _frames_in_new(nodes: list[tuple[list[int], Node]],
                    spliced: Spliced) -> set[tuple[int, ...]]:
-    """Paths, in ``root`` (the tree with the answer applied), of the iframe nodes inside the
-    answer's new subtrees, found where each new subtree now is. A splice's nodes start at its
+    """Paths, in the tree with the answer applied, of the iframe nodes inside the answer's
+    new subtrees, found where each new subtree now is. A splice's nodes start at its
     range's start, moved by the splices of the same node applied after it (those before it
     in the node's children)."""
     found: set[tuple[int, ...]] = set()
@@ -415,11 +415,7 @@ def _frames_in_new(root: Node, nodes: list[tuple[list[int], Node]],
             found.update((*base, *rel) for rel in _frame_paths(node))
 
     for path, node in nodes:
-        at = _moved_by(tuple(path), spliced)
-        if _node_at(root, at) is node:
-            under(at, node)
-        else:  # (not where its path says: nothing found matches what is listed)
-            found.add(())
+        under(_moved_by(tuple(path), spliced), node)
     for where, cuts in spliced.items():
         now = _moved_by(where, spliced)
         for k, (start, _end, new) in enumerate(cuts):
@@ -427,15 +423,6 @@ def _frames_in_new(root: Node, nodes: list[tuple[list[int], Node]],
             for i, kid in enumerate(new):
                 under((*now, first + i), kid)
     return found
-
-
-def _node_at(root: Node, path: tuple[int, ...]) -> Node | None:
-    node = root
-    for i in path:
-        if not 0 <= i < len(node.children):
-            return None
-        node = node.children[i]
-    return node
 
 
 def _moved_by(path: tuple[int, ...], spliced: Spliced) -> tuple[int, ...]:
