@@ -15,6 +15,9 @@ change and that full read (an observer of its own in the page's main world count
 changes): only a difference on a page that changed nothing by itself is a stale read. A
 full read right after the same change is timed too: the page lays itself out again before
 either can measure a box, which the full read of a settled page does not pay.
+Right after the unchanged read, a bare DevTools round trip is timed too (a call that asks the
+page for nothing, over a session of the benchmark's own): the floor under any read, which
+must ask the page whether it changed.
 Reads that walked the page in full (neither unchanged, nor after the page's scroll alone,
 nor read only around text edited, attributes changed or elements put in or taken out) are
 counted as fallbacks.
@@ -41,7 +44,7 @@ from corpus import (
     corpus_files,
     load_corpus_page,
 )
-from playwright.async_api import Page, async_playwright
+from playwright.async_api import CDPSession, Page, async_playwright
 from webrefs.models import PageTree
 from webrefs.snapshot.extract import extract_page
 from webrefs.snapshot.world import World, register_engine
@@ -115,6 +118,15 @@ def comparable(tree: PageTree) -> dict[str, Any]:
     return data
 
 
+async def bare_trip(session: CDPSession) -> float:
+    """Milliseconds of one DevTools call that asks the page for nothing (``Runtime.evaluate``
+    of ``0``), on the way a read goes (through Playwright to the browser and the page's
+    renderer): what any read pays before the page does anything."""
+    t0 = time.perf_counter()
+    await session.send("Runtime.evaluate", {"expression": "0", "returnByValue": True})
+    return (time.perf_counter() - t0) * 1000
+
+
 async def timed_read(tab: BenchTab, full: bool) -> tuple[float, PageTree, bool]:
     if full:
         tab.refs.kept.clear()
@@ -154,8 +166,9 @@ def _why(reused: bool, moved: bool) -> str:
     return " (a reused read)" if reused else " (both full reads)"
 
 
-async def measure(page: Page, tab: BenchTab, change: str, repeat: int) -> dict[str, Any]:
-    full, same, after, full_after = [], [], [], []
+async def measure(page: Page, tab: BenchTab, change: str, repeat: int,
+                  session: CDPSession) -> dict[str, Any]:
+    full, same, after, full_after, trip = [], [], [], [], []
     fallback_same = fallback_after = 0
     mismatches: list[str] = []
     await changes_so_far(page)
@@ -168,6 +181,7 @@ async def measure(page: Page, tab: BenchTab, change: str, repeat: int) -> dict[s
         ms, tree, reused = await timed_read(tab, False)
         same.append(ms)
         fallback_same += not reused
+        trip.append(await bare_trip(session))
         where = first_difference(comparable(tree), comparable(ref_tree))
         if where:
             moved = await changes_so_far(page) != seen
@@ -189,7 +203,7 @@ async def measure(page: Page, tab: BenchTab, change: str, repeat: int) -> dict[s
             moved = await changes_so_far(page) != seen
             mismatches.append(f"read after {change} differs{_why(reused, moved)} at {where}")
     return {"full": min(full), "same": min(same), "after": min(after),
-            "full_after": min(full_after), "change": change,
+            "full_after": min(full_after), "trip": min(trip), "change": change,
             "fallback_same": fallback_same, "fallback_after": fallback_after,
             "reads": repeat, "mismatches": mismatches, "untouched": untouched}
 
@@ -206,7 +220,9 @@ async def run(corpus: Path, limit: int | None, repeat: int,
             page = await context.new_page()
             try:
                 await load_corpus_page(page, corpus, name)
-                res = await measure(page, BenchTab(page, world), kinds[i % len(kinds)], repeat)
+                session = await context.new_cdp_session(page)
+                res = await measure(page, BenchTab(page, world), kinds[i % len(kinds)], repeat,
+                                    session)
             except Exception as exc:  # reported per page
                 res = {"error": str(exc).splitlines()[0][:200]}
             await page.close()
@@ -231,9 +247,10 @@ def report(results: list[dict[str, Any]]) -> str:
              "| read | p50 ms | p90 ms | p99 ms | total ms | ratio to full, per page p50 | p90 |",
              "|---|---|---|---|---|---|---|"]
     for key, label in (("full", "full read"), ("same", "unchanged page"),
+                       ("trip", "bare DevTools round trip (no read)"),
                        ("after", "after a small change"),
                        ("full_after", "full read right after the same change")):
-        rs = ok if key in ("full", "same") else changed
+        rs = ok if key in ("full", "same", "trip") else changed
         xs = [r[key] for r in rs if key in r]
         ratios = [r[key] / r["full"] for r in rs if r["full"] and key in r]
         if not xs:

@@ -517,8 +517,9 @@ ATTR_EDITS: dict[str, tuple[str, bool]] = {
 }
 
 
-# (on the page with a :has rule, two of them: one it reaches, one it does not, both read in
-# full; on the page that shows a counter, which no snapshot reads, two read around them)
+# (on the page with a :has rule, two class changes: one it reaches, one it does not, both
+# read in full, as the old class is not kept; on the page that shows a counter, which no
+# snapshot reads, two read around them)
 @pytest.mark.parametrize(("what", "page", "partial"), [
     *((what, "", alone) for what, (_, alone) in ATTR_EDITS.items()),
     ("deep in a section", "?has", False), ("a class hides a list item", "?has", False),
@@ -528,9 +529,9 @@ def test_an_attribute_change_walks_only_around_it(
     """An element's attributes changed: the document walks again its parent's nearest
     emitted element (selectors reach the element's subtree and its siblings'), and so is
     every element a label or a referred element in it names or describes (it may now be
-    named otherwise); the host's tree is what a full read gives. A page whose style sheets
-    may match upwards
-    (:has), a change that ties the element to others (an id, a tab stop a box may hold),
+    named otherwise); the host's tree is what a full read gives. A class changed on a page
+    whose style sheets match upwards (:has: what they match may turn on the old class, which
+    is not kept), a change that ties the element to others (an id, a tab stop a box may hold),
     and one under what holds most of the page (a walk costs no more) are walked in full. A
     counter shown in generated content is no part of a snapshot, so it changes nothing."""
     _there_and_back(tab, site.url("/extract/restyle.html" + page), ATTR_EDITS[what][0],
@@ -622,13 +623,13 @@ def test_elements_put_in_or_taken_out_walk_only_around_them(
     page is walked alone, as the page's sibling rule (``.on + p``) reaches no item. What
     reaches beyond that (a style sheet, a shadow root, a control under a box with a tab
     stop, not one under a box taken out of the tab order), what holds most of the
-    page, a page whose sheets may reach upwards (:has), and a page where an element owns
-    others by aria-owns (what it owned may be what was taken out) are walked in full (a
-    counter shown in generated content is no part of a snapshot, so a page that shows one is
-    read around the change too)."""
+    page, and a page where an element owns others by aria-owns (what it owned may be what
+    was taken out) are walked in full. On a page whose sheet reaches upwards
+    (``main:has(.flag)``), a part that holds no ``.flag`` is read around it, and so is one
+    on a page that shows a counter in generated content (no part of a snapshot)."""
     script, alone = CHILD_EDITS[what]
     _there_and_back(tab, site.url("/extract/restyle.html" + page), script,
-                    alone and page not in ("?has", "?owns"))
+                    alone and page != "?owns")
 
 
 # Changes under elements that were walked but not emitted (wrappers) and have no emitted
@@ -1173,6 +1174,37 @@ def test_an_element_put_in_where_a_sibling_rule_reaches_none_of_its_siblings_is_
     script = {"a paragraph after a paragraph": INSERTS["a paragraph after a paragraph"][0],
               "an aside after a paragraph": _put("<aside>New aside.</aside>", "#p1", "after")}
     _in_and_out(tab, site.url("/extract/inserts.html?sib"), script[what], (alone, alone))
+
+
+# a change on ``inserts.html?has`` (whose sheet hides the h1 when ``#body`` holds a ``.warn``,
+# and the paragraph of ``#w1`` when it holds an aside), the script that undoes it, and
+# whether the read after each is read around the change (else walked in full)
+HAS_CHANGES: dict[str, tuple[str, str, bool]] = {
+    "a paragraph put in": (INSERTS["a paragraph after a paragraph"][0], _TAKE_OUT, True),
+    "a paragraph hidden": ("document.querySelector('#p2').style.display = 'none'",
+                           "document.querySelector('#p2').style.display = ''", True),
+    # (what a :has() looks for: put in, taken out, or made by a class)
+    "a warning put in": (_put('<p class="warn">Warning.</p>', "#p1", "after"), _TAKE_OUT, False),
+    "an aside put in a wrapper": (_put("<aside>Aside.</aside>", "#w1 > p", "after"), _TAKE_OUT,
+                                  False),
+    "a paragraph made a warning": ("document.querySelector('#p2').className = 'warn'",
+                                   "document.querySelector('#p2').className = ''", False),
+    # (?hassib: a :has() that looks at siblings reaches further than what changed)
+    "a paragraph put in, with a rule that looks at siblings":
+        (INSERTS["a paragraph after a paragraph"][0], _TAKE_OUT, False),
+}
+
+
+@pytest.mark.parametrize("what", list(HAS_CHANGES))
+def test_a_change_no_has_rule_looks_for_is_read_around_it(
+        tab: Tab, site: SiteServer, what: str) -> None:
+    """A sheet with ``:has()`` rules: an element put in, taken out or whose attributes
+    changed, where no compound of what a ``:has()`` looks for matches it or anything in it,
+    is read around the change; one that matches (a rule then hides an element above or
+    beside it), or a class changed, is a full read. Every read equals a full read."""
+    script, back, alone = HAS_CHANGES[what]
+    query = "?has,hassib" if "siblings" in what else "?has"
+    _in_and_out(tab, site.url(f"/extract/inserts.html{query}"), script, (alone, alone), back)
 
 
 def _take_out(selector: str) -> str:

@@ -228,6 +228,7 @@
         } else if (r.type === 'childList' && lit(r.removedNodes) && lit(r.addedNodes)) k = t;
         else if (r.type === 'attributes' && !WIDE.has(r.attributeName) && !WIDE_TAG.has(t.localName)) {
           W.attrs.add(t);
+          if (r.attributeName === 'class') W.classed = true;
           continue;
         } else if (r.type === 'childList' && t.nodeType === 1 && (!WIDE_TAG.has(t.localName) || t === doc.body) &&
             !UNREAD.has(t.localName) && !t.closest('datalist,map') && W.gone.length < 500 &&
@@ -258,7 +259,7 @@
       }
     };
     W = { doc, dirty: true, n: 0, roots: new Set(), sc: [], mo: new MutationObserver(note), note,
-      texts: new Set(), attrs: new Set(), fielded: false, gone: [], adds: [], outs: [], last: null, geo: [], boxed: [], framed: [], skipped: null, skippedList: [], nodeOf: new Map(), wrapOf: new Map(), counts: null,
+      texts: new Set(), attrs: new Set(), classed: false, fielded: false, gone: [], adds: [], outs: [], last: null, geo: [], boxed: [], framed: [], skipped: null, skippedList: [], nodeOf: new Map(), wrapOf: new Map(), counts: null,
       media: MEDIA.map((q) => win.matchMedia(q)),
       fields: [...FIELD].map((t) => doc.getElementsByTagName(t)),
       videos: doc.getElementsByTagName('video') };
@@ -783,6 +784,27 @@
     for (const one of t.split(',')) for (const c of one.split(/[\s>+~]+/)) if (c) out.push(c);
     return out.length ? out : ['*'];
   };
+  // the compounds of what the selectors with :has() look for (each argument's, made broader
+  // as above), and '' for an argument that looks at siblings or places (a change moves what
+  // it reaches), one with quotes or escapes, or a sheet that cannot be read: a change where
+  // none of them matches an element changed, put in or taken out, nor one in it, and no
+  // class changed, changes what no :has() matches
+  const HASC = new Set();
+  const hasCompounds = (sx) => {
+    if (/["'\\]/.test(sx)) return [''];
+    const t = sx.replace(/\[[^\]]*\]/g, ''), out = [];
+    for (let i = t.indexOf(':has('); i >= 0; i = t.indexOf(':has(', i + 1)) {
+      let d = 0, j = i + 4;
+      for (; j < t.length; j++) {
+        if (t[j] === '(') d++;
+        else if (t[j] === ')' && --d === 0) break;
+      }
+      const arg = t.slice(i + 5, j);
+      if (j >= t.length || SIBLINGS.test(arg) || PLACES.test(arg)) return [''];
+      out.push(...compoundsOf(arg));
+    }
+    return out;
+  };
   // the compounds a readable sheet's :hover is part of, and those its validity pseudo-classes
   // are part of but a field's own (what may hold a field: `form` of `form:invalid`, as a
   // field's value reaches up to it); '' for one that may be any element (the class alone,
@@ -808,17 +830,20 @@
     let m = genMemo.get(sh);
     const top = m && m[0] < 0 ? null : rulesOf(sh);  // (an unreadable sheet stays so)
     if (!top) {
-      if (!m) { const any = anyGen(sh); genMemo.set(sh, m = [-1, any ? ['*', G_ALL] : [], any, false, [], [], any, any, any ? [''] : []]); }
+      if (!m) { const any = anyGen(sh); genMemo.set(sh, m = [-1, any ? ['*', G_ALL] : [], any, false, [], [], any, any, any ? [''] : [], any ? [''] : []]); }
     } else if (!m || m[0] !== top.length) {
       const keys = [];
       let has = false;  // a selector that may match upwards (:has), or a sheet that may hold one
       let focus = false, sib = false, pos = false;
-      const hover = new Set(), valid = new Set(), sibc = new Set();
+      const hover = new Set(), valid = new Set(), sibc = new Set(), hasc = new Set();
       for (const st = [top]; st.length;) {
         for (const r of st.pop()) {
           const sx = r.selectorText;
           if (sx) {
-            if (!has && sx.includes(':has(')) has = true;
+            if (sx.includes(':has(')) {
+              has = true;
+              for (const c of hasCompounds(sx)) hasc.add(c);
+            }
             if (sx.includes(':hover')) for (const h of sx.matchAll(HOVER)) hover.add(h[1]);
             if (!focus && sx.includes(':focus-within')) focus = true;
             const p1 = PLACES.test(sx);
@@ -844,16 +869,17 @@
           if (r.styleSheet) {  // @import
             const sub = rulesOf(r.styleSheet);
             if (sub) st.push(sub);
-            else if (anyGen(r.styleSheet)) { keys.push('*', G_ALL); has = true; sib = true; pos = true; sibc.add(''); }
+            else if (anyGen(r.styleSheet)) { keys.push('*', G_ALL); has = true; sib = true; pos = true; sibc.add(''); hasc.add(''); }
           }
         }
       }
-      genMemo.set(sh, m = [top.length, keys, has, focus, [...valid], [...hover], sib, pos, [...sibc]]);
+      genMemo.set(sh, m = [top.length, keys, has, focus, [...valid], [...hover], sib, pos, [...sibc], [...hasc]]);
     }
     if (m[2]) GHAS = true;
     if (m[6]) GSIB = true;
     if (m[7]) GPOS = true;
     for (const c of m[8]) SIBC.add(c);
+    for (const c of m[9]) HASC.add(c);
     if (m[3]) GFOCUS = true;
     for (const v of m[4]) VALIDS.add(v);
     for (const h of m[5]) HOVERS.add(h);
@@ -1612,7 +1638,20 @@
     // and nothing in it names or describes another (a label, an element referred to: hiding
     // it changes what that name reads).
     const adds = W.adds.filter((x) => x.isConnected && x.parentNode && x.parentNode.nodeType === 1);
-    if ((xs.size || adds.length || W.outs.length) && (GHAS || SHADY || doc.querySelector('[aria-owns]'))) return null;
+    // (with a sheet that has :has(): only where no class changed and no compound of what
+    // one looks for matches an element changed, put in or taken out, nor one in it, see HASC)
+    const hasReached = (xs, adds) => {
+      if (W.classed || HASC.has('') || HASC.has('*') || HASC.size > 64) return true;
+      for (const c of HASC) {
+        try {
+          for (const list of [xs, adds, W.gone]) {
+            for (const x of list) if (x.nodeType === 1 && (x.matches(c) || x.querySelector(c))) return true;
+          }
+        } catch (e) { return true; }
+      }
+      return false;
+    };
+    if ((xs.size || adds.length || W.outs.length) && (SHADY || doc.querySelector('[aria-owns]') || (GHAS && hasReached(xs, adds)))) return null;
     // (nor where a sheet styles what holds the focus, when it moved, or may style what holds
     // a field by its validity, when a field's value or attributes changed: its form or an
     // element above it matches a validity compound; or a field was put in or taken out)
@@ -2058,6 +2097,7 @@
     if (resumed || !stillCapped) W.rest = stillCapped ? cutAt : null;
     W.texts = new Set();
     W.attrs = new Set();
+    W.classed = false;
     W.fielded = false;
     W.gone = [];
     W.adds = [];
@@ -2157,6 +2197,7 @@
       W.counts = counts();
       W.texts = new Set();
       W.attrs = new Set();
+      W.classed = false;
       W.fielded = false;
       W.gone = [];
       W.adds = [];
