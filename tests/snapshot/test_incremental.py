@@ -981,14 +981,20 @@ def test_a_key_that_makes_focus_show_walks_around_the_focused_element(
 
 
 @pytest.mark.parametrize(("sheet", "partial"), [("/extract/no-such-sheet.css", True),
-                                                 ("/extract/pointer-more.css", False),
-                                                 ("/extract/pointer-more.css&fake", False)])
-def test_a_sheet_of_another_origin_that_did_not_load_sets_nothing(
+                                                 ("/extract/pointer-more.css", True),
+                                                 ("/extract/pointer-more.css&fake", True),
+                                                 ("/extract/pointer-has.css", False),
+                                                 ("/extract/pointer-import.css", False)])
+def test_a_sheet_of_another_origin_counts_by_the_rules_devtools_reads_in_it(
         tab: Tab, site: SiteServer, other_site: SiteServer, sheet: str, partial: bool) -> None:
-    """A style sheet of another origin cannot be read, so it may hold any rule (``:has``,
-    ``:hover``) and the pointer moved means a full read; but one whose link failed to load
-    (seen by the page's world, a 404 here) holds none, and the read is around the move. An
-    error event the page sends itself says nothing."""
+    """A style sheet of another origin cannot be read in the page, so it may hold any rule
+    (``:has``, ``:hover``) and the pointer moved would mean a full read. The first read names
+    it, the host reads its text over DevTools, and from the next read on its rules count: a
+    sheet with no rule the pointer reaches lets the read go around the move (an error event
+    the page sends itself changes nothing), one whose ``:has()`` may match anything does
+    not, nor one that imports another (left out of a sheet made from its text). One whose
+    link failed to load (seen by the page's world, a 404 here) holds no rule at all. Every
+    read is what a full read gives."""
     path, _, flag = sheet.partition("&")
     url = site.url("/extract/pointer.html?sheet=" + other_site.url(path) + (flag and "&" + flag))
     tab.goto(url)
@@ -1002,6 +1008,42 @@ def test_a_sheet_of_another_origin_that_did_not_load_sets_nothing(
         assert book.full_reads == before + (not partial), f"turn {turn}"
         diff = same(got, full(tab))
         assert diff is None, f"turn {turn}: {diff}"
+
+
+def test_a_sheet_of_another_origin_is_read_over_devtools_once_per_document(
+        tab: Tab, site: SiteServer, other_site: SiteServer) -> None:
+    """The host reads a sheet of another origin once per document, alongside what comes
+    after the read that named it; the document's next read takes its text. Another document
+    (the page loaded again) takes none of it, names the sheet again, and gets it read for
+    itself."""
+    sheet = other_site.url("/extract/pointer-more.css")
+    url = site.url("/extract/pointer.html?sheet=" + sheet)
+    tab.goto(url)
+    book = tab.core.refs
+    main = tab.core.page.main_frame
+    extract(tab)
+    reading = book.sheet_reads[main]
+
+    async def wait() -> dict[str, Any] | None:
+        return await reading
+
+    got = tab.runner.run(wait())
+    assert got is not None and list(got["texts"]) == [sheet]
+    assert ".card h2" in got["texts"][sheet]
+    extract(tab)
+    assert main not in book.sheet_reads  # (taken, and not read again)
+    kept = book.kept[main][1]
+    assert not isinstance(kept, str) and kept.opaque_sheets is None
+    full(tab)
+    assert main not in book.sheet_reads
+    # the page loaded again, with the last document's texts still to give
+    book.sheet_reads[main] = reading
+    tab.goto(url)
+    extract(tab)
+    kept = book.kept[main][1]
+    assert not isinstance(kept, str) and kept.opaque_sheets is not None
+    assert kept.opaque_sheets.hrefs == [sheet] and kept.opaque_sheets.doc != got["doc"]
+    assert main in book.sheet_reads  # (read again, for this document)
 
 
 

@@ -21,6 +21,10 @@ can pose as it. A frame in another renderer process (another origin, with site i
 not among this page's contexts: after a few looks that miss it, it is left to the engine's
 way. Looks run in the background and never delay a read.
 
+The line also reads, once per document that names them, the style sheets of other origins
+a page's world cannot read (:meth:`DirectLine.sheet_texts`, over the CSS domain, on only
+while they are read): their rules then count for what a read around a change may skip.
+
 Contract: :meth:`DirectLine.extract` returns the extractor's output, or ``None`` when the line
 cannot serve this read (the frame's world not found yet, a new document, no DevTools); the
 caller calls :meth:`DirectLine.look`, goes the engine's way, which is always correct, and
@@ -40,9 +44,11 @@ from typing import TYPE_CHECKING, Any
 from playwright.async_api import Error as PlaywrightError
 
 if TYPE_CHECKING:
+    from collections.abc import Collection
+
     from playwright.async_api import CDPSession, Page
 
-__all__ = ["DIRECT_KEY", "DirectLine"]
+__all__ = ["DIRECT_KEY", "SHEETS_MAX", "SHEET_TEXT_MAX", "DirectLine"]
 
 DIRECT_KEY = f"__webrefs_x_{secrets.token_hex(8)}"
 """Global of webrefs' world (never of the page's) holding the extractor's entry point."""
@@ -64,6 +70,11 @@ _TOKEN_JS = (
 )
 _WAIT_FOR_LOOK_S = 0.05
 """Longest a read waits for a look under way for its frame before it goes the engine's way."""
+SHEET_TEXT_MAX = 1_000_000
+"""Longest style sheet text :meth:`DirectLine.sheet_texts` gives, and most characters it
+gives in all for one call."""
+SHEETS_MAX = 32
+"""Most style sheets :meth:`DirectLine.sheet_texts` reads in one call (the first asked)."""
 _MISSES = 3
 """Looks that may miss a child frame before the line stops looking for it (its world is then
 most likely in another renderer process); a top frame is always looked for again."""
@@ -130,6 +141,49 @@ class DirectLine:
                 return None
         self.reads += 1
         return value
+
+    async def sheet_texts(self, hrefs: Collection[str],
+                          timeout_s: float) -> dict[str, str] | None:
+        """The text of each style sheet of the page's documents loaded from an address in
+        ``hrefs`` (the first such sheet's), as DevTools reads it (a page's world cannot read a
+        sheet of another origin): those read before the browser stopped answering or the time
+        ran out. ``None`` when the line has no DevTools session yet (ask again later). At most
+        :data:`SHEETS_MAX` sheets and :data:`SHEET_TEXT_MAX` characters in all are given. The
+        CSS domain is on only while they are read."""
+        session = self._session
+        wanted = set(list(hrefs)[:SHEETS_MAX])
+        if session is None:
+            return None
+        ids: dict[str, str] = {}
+
+        def added(event: dict[str, Any]) -> None:
+            header = event.get("header")
+            if isinstance(header, dict):
+                url, sheet = header.get("sourceURL"), header.get("styleSheetId")
+                if url in wanted and isinstance(sheet, str):
+                    ids.setdefault(url, sheet)
+
+        texts: dict[str, str] = {}
+        room = SHEET_TEXT_MAX
+        session.on("CSS.styleSheetAdded", added)
+        try:
+            async with asyncio.timeout(timeout_s):
+                await session.send("DOM.enable")
+                await session.send("CSS.enable")  # lists every sheet before it answers
+                for url, sheet in ids.items():
+                    got = await session.send("CSS.getStyleSheetText", {"styleSheetId": sheet})
+                    text = got.get("text")
+                    if isinstance(text, str) and len(text) <= room:
+                        texts[url] = text
+                        room -= len(text)
+        except (PlaywrightError, TimeoutError):
+            pass  # (what was read by then is given)
+        finally:
+            session.remove_listener("CSS.styleSheetAdded", added)
+            for method in ("CSS.disable", "DOM.disable"):
+                with contextlib.suppress(PlaywrightError):
+                    await session.send(method)
+        return texts
 
     def look(self, page: Page, token: str, *, top: bool) -> None:
         """An engine read of ``page``'s frame with ``token`` (``top``: the page's main frame)

@@ -58,6 +58,7 @@ if TYPE_CHECKING:
 
     from ..models import DialogEvent
     from .refs import RefBook
+    from .script import OpaqueSheets
     from .world import World
 
 __all__ = ["ExtractLimits", "extract_page"]
@@ -180,6 +181,10 @@ async def extract_page(
             "capSlack": limits.cap_slack,
         }
         kept = book.kept.pop(r.frame, None)
+        if is_main and r.frame in book.sheet_reads:
+            sheets = await _sheets_read(book, r.frame)
+            if sheets is not None:
+                opts["sheetTexts"] = sheets
         if kept is not None:
             opts["since"] = kept[0]
             if not is_main:
@@ -206,6 +211,8 @@ async def extract_page(
                 book.full_reads += 1
             if r.token is not None:
                 book.kept[r.frame] = (r.token, r.quick)
+                if r.quick.opaque_sheets is not None:
+                    _read_sheets(book, page, r.frame, r.quick.opaque_sheets)
         if r.quick is not None:
             book.advance(r.prefix, r.quick.next_ref)
             _index_hosts(r, r.quick)
@@ -265,6 +272,41 @@ async def extract_page(
     if dialogs:
         tree_model = tree_model.model_copy(update={"dialogs": list(dialogs)})
     return tree_model
+
+
+SHEETS_TIMEOUT_S = 2.0
+"""Bound on reading a document's style sheets of other origins over DevTools."""
+
+
+def _read_sheets(book: RefBook, page: Page, frame: Frame, sheets: OpaqueSheets) -> None:
+    """Start reading over DevTools, alongside what comes next, the style sheets of other
+    origins that ``frame``'s document loaded and could not read, each once per document;
+    the frame's next read takes them (see :func:`_sheets_read`)."""
+    asked = [h for h in sheets.hrefs if (sheets.doc, h) not in book.sheets_asked]
+    if not asked or frame in book.sheet_reads:
+        return
+    if len(book.sheets_asked) > 10_000:
+        book.sheets_asked.clear()
+    book.sheets_asked.update((sheets.doc, h) for h in asked)
+
+    async def read() -> dict[str, Any] | None:
+        texts = await book.world.sheet_texts(page, asked, SHEETS_TIMEOUT_S)
+        if texts is None:  # (no DevTools session yet: asked again after a later read)
+            book.sheets_asked.difference_update((sheets.doc, h) for h in asked)
+        return {"doc": sheets.doc, "texts": texts} if texts else None
+
+    book.sheet_reads[frame] = asyncio.ensure_future(read())
+
+
+async def _sheets_read(book: RefBook, frame: Frame) -> dict[str, Any] | None:
+    """What the reading started by :func:`_read_sheets` for ``frame`` gave (``sheetTexts``
+    for its next read, which its document alone takes), waited for while it runs (within its
+    own bound); ``None`` when it found nothing."""
+    task = book.sheet_reads.pop(frame)
+    try:
+        return await asyncio.shield(task)
+    except (PlaywrightError, TimeoutError):
+        return None
 
 
 async def _read_frame(

@@ -44,6 +44,12 @@
  *                   new content origin ([path, cx, cy]), and flips, boxes, document,
  *                   focusedRef, nextRef and stats as given; `hosted` lists the iframe nodes
  *                   of the new subtrees, each [path once applied, key, cx, cy] (null)
+ *   sheetTexts      {doc, texts: {address: text}}: style sheets of other origins that the
+ *                   document `doc` names (see `opaqueSheets`) loaded and cannot read, as the
+ *                   host read them elsewhere; taken only by that document. Their rules count
+ *                   for what a read around a change may skip, from the next read that walks
+ *                   on; generated content is read as for a sheet not read, so no output
+ *                   changes by them (null)
  *   partial         false: with `since`, answer "unchanged" or give a full output, never a
  *                   rescrolled or retexted answer (for a host that keeps only the last
  *                   output's text, as of child frames) (true)
@@ -59,6 +65,9 @@
  *   iframes      number of iframe nodes in the tree
  *   watch        token to pass as `since` next time (absent: the document cannot vouch)
  *   rootMissing  true when rootSelector matched nothing (root then has no children)
+ *   opaqueSheets {doc, hrefs}: the document's own name for itself (random, for `sheetTexts`)
+ *                and the addresses of the style sheets of other origins it loaded whose
+ *                rules it cannot read and no `sheetTexts` gave (absent when none)
  *   stats        {domNodes, visitedNodes, emittedNodes, skippedHidden, jsTimeMs, truncated,
  *                 truncatedReasons: ["maxNodes"|"maxDepth"|"maxTextPerNode"|"maxAttr"|
  *                 "maxOptions"|"maxVisited"|"maxTime"]}
@@ -138,6 +147,16 @@
     try {
       Object.defineProperty(win, KEY, { value: reg, enumerable: false, configurable: false, writable: false });
     } catch (e) { /* already defined by someone else: use a private one */ }
+  }
+  // style sheets of other origins as the host read them (see sheetTexts): by address, the
+  // text until a walk reads its rules, then what they do (null: not readable as given)
+  const foreign = reg.foreign instanceof Map ? reg.foreign : (reg.foreign = new Map());
+  if (typeof reg.doc !== 'string') reg.doc = Math.random().toString(36).slice(2);
+  const given = o.sheetTexts;
+  if (given && typeof given === 'object' && given.doc === reg.doc && given.texts && typeof given.texts === 'object') {
+    for (const [href, text] of Object.entries(given.texts)) {
+      if (typeof text === 'string' && !foreign.has(href) && foreign.size < 200) foreign.set(href, text);
+    }
   }
   let book = reg.books.get(PREFIX);
   if (!book) {
@@ -826,55 +845,82 @@
     askPage('-failed', sh.ownerNode);
   const anyGen = (sh) => (!sh.href || new URL(sh.href, doc.baseURI).origin !== win.location.origin) &&
     !failedLink(sh);
+  // what a sheet's rules do: [rule count, generated-content keys, has, focus-within,
+  // validity compounds, :hover compounds, sibling rule, place rule, their compounds,
+  // :has() compounds]
+  const rulesDo = (top) => {
+    const keys = [];
+    let has = false;  // a selector that may match upwards (:has), or a sheet that may hold one
+    let focus = false, sib = false, pos = false;
+    const hover = new Set(), valid = new Set(), sibc = new Set(), hasc = new Set();
+    for (const st = [top]; st.length;) {
+      for (const r of st.pop()) {
+        const sx = r.selectorText;
+        if (sx) {
+          if (sx.includes(':has(')) {
+            has = true;
+            for (const c of hasCompounds(sx)) hasc.add(c);
+          }
+          if (sx.includes(':hover')) for (const h of sx.matchAll(HOVER)) hover.add(h[1]);
+          if (!focus && sx.includes(':focus-within')) focus = true;
+          const p1 = PLACES.test(sx);
+          // (an attribute's value and a :nth-child's own formula are no combinators)
+          const s1 = SIBLINGS.test(sx.replace(/\[[^\]]*\]/g, '').replace(/:nth-[\w-]*\((?![^)]*\bof\b)[^)]*\)/g, ''));
+          if (p1) pos = true;
+          if (s1) sib = true;
+          if (p1 || s1) for (const c of compoundsOf(sx)) sibc.add(c);
+          if (sx.includes('valid')) {
+            for (const v of sx.matchAll(VALIDITY)) if (!FIELD.has((/^[a-z]*/i.exec(v[1]))[0].toLowerCase())) valid.add(v[1]);
+          }
+        }
+        if (r.style && r.style.content && !/^(""|''|none|normal)$/.test(r.style.content)) {
+          for (const sel of (r.selectorText || '*').split(',')) {
+            const ps = /::?(before|after)\b/i.exec(sel);
+            if (!ps && /::/.test(sel)) continue;  // ::marker, ::placeholder...: no part of a name
+            const last = sel.replace(/::?(before|after)\b.*$/i, '').replace(/:[\w-]+(\([^()]*\))?/g, '').trim().split(/[\s>+~]+/).pop();
+            const k = /[()\\[*]/.test(last) ? null : /\.[\w-]+|#[\w-]+/.exec(last) || /^[a-z][\w-]*/i.exec(last);
+            keys.push(k ? k[0].toLowerCase() : '*', !ps ? G_OWN : ps[1].toLowerCase() === 'before' ? G_BEFORE : G_AFTER);
+          }
+        }
+        if (r.cssRules) st.push(r.cssRules);
+        if (r.styleSheet) {  // @import
+          const sub = rulesOf(r.styleSheet);
+          if (sub) st.push(sub);
+          else if (anyGen(r.styleSheet)) { keys.push('*', G_ALL); has = true; sib = true; pos = true; sibc.add(''); hasc.add(''); }
+        }
+      }
+    }
+    return [top.length, keys, has, focus, [...valid], [...hover], sib, pos, [...sibc], [...hasc]];
+  };
+  // a sheet of another origin as the host read it (see sheetTexts): what its rules do but
+  // its generated content, read as for a sheet not read (so no full output changes by
+  // it); null where it imports another (left out of a sheet made from text) or fails
+  const learned = (text) => {
+    if (text.length > 4e6 || /@import/i.test(text)) return null;
+    try {
+      const made = new win.CSSStyleSheet();
+      made.replaceSync(text);
+      const m = rulesDo(made.cssRules);
+      m[0] = -2;
+      m[1] = ['*', G_ALL];
+      return m;
+    } catch (e) { return null; }
+  };
+  const opaque = new Set();  // (see opaqueSheets)
   for (const sh of [...doc.styleSheets, ...(doc.adoptedStyleSheets || [])]) {
     let m = genMemo.get(sh);
     const top = m && m[0] < 0 ? null : rulesOf(sh);  // (an unreadable sheet stays so)
     if (!top) {
       if (!m) { const any = anyGen(sh); genMemo.set(sh, m = [-1, any ? ['*', G_ALL] : [], any, false, [], [], any, any, any ? [''] : [], any ? [''] : []]); }
-    } else if (!m || m[0] !== top.length) {
-      const keys = [];
-      let has = false;  // a selector that may match upwards (:has), or a sheet that may hold one
-      let focus = false, sib = false, pos = false;
-      const hover = new Set(), valid = new Set(), sibc = new Set(), hasc = new Set();
-      for (const st = [top]; st.length;) {
-        for (const r of st.pop()) {
-          const sx = r.selectorText;
-          if (sx) {
-            if (sx.includes(':has(')) {
-              has = true;
-              for (const c of hasCompounds(sx)) hasc.add(c);
-            }
-            if (sx.includes(':hover')) for (const h of sx.matchAll(HOVER)) hover.add(h[1]);
-            if (!focus && sx.includes(':focus-within')) focus = true;
-            const p1 = PLACES.test(sx);
-            // (an attribute's value and a :nth-child's own formula are no combinators)
-            const s1 = SIBLINGS.test(sx.replace(/\[[^\]]*\]/g, '').replace(/:nth-[\w-]*\((?![^)]*\bof\b)[^)]*\)/g, ''));
-            if (p1) pos = true;
-            if (s1) sib = true;
-            if (p1 || s1) for (const c of compoundsOf(sx)) sibc.add(c);
-            if (sx.includes('valid')) {
-              for (const v of sx.matchAll(VALIDITY)) if (!FIELD.has((/^[a-z]*/i.exec(v[1]))[0].toLowerCase())) valid.add(v[1]);
-            }
-          }
-          if (r.style && r.style.content && !/^(""|''|none|normal)$/.test(r.style.content)) {
-            for (const sel of (r.selectorText || '*').split(',')) {
-              const ps = /::?(before|after)\b/i.exec(sel);
-              if (!ps && /::/.test(sel)) continue;  // ::marker, ::placeholder...: no part of a name
-              const last = sel.replace(/::?(before|after)\b.*$/i, '').replace(/:[\w-]+(\([^()]*\))?/g, '').trim().split(/[\s>+~]+/).pop();
-              const k = /[()\\[*]/.test(last) ? null : /\.[\w-]+|#[\w-]+/.exec(last) || /^[a-z][\w-]*/i.exec(last);
-              keys.push(k ? k[0].toLowerCase() : '*', !ps ? G_OWN : ps[1].toLowerCase() === 'before' ? G_BEFORE : G_AFTER);
-            }
-          }
-          if (r.cssRules) st.push(r.cssRules);
-          if (r.styleSheet) {  // @import
-            const sub = rulesOf(r.styleSheet);
-            if (sub) st.push(sub);
-            else if (anyGen(r.styleSheet)) { keys.push('*', G_ALL); has = true; sib = true; pos = true; sibc.add(''); hasc.add(''); }
-          }
-        }
+      if (m[0] === -1 && m[2] && sh.href && foreign.has(sh.href)) {
+        let f = foreign.get(sh.href);
+        if (typeof f === 'string') foreign.set(sh.href, f = learned(f));
+        if (f) genMemo.set(sh, m = f);
       }
-      genMemo.set(sh, m = [top.length, keys, has, focus, [...valid], [...hover], sib, pos, [...sibc], [...hasc]]);
+    } else if (!m || m[0] !== top.length) {
+      genMemo.set(sh, m = rulesDo(top));
     }
+    if (m[0] === -1 && m[2] && sh.href) opaque.add(sh.href);
     if (m[2]) GHAS = true;
     if (m[6]) GSIB = true;
     if (m[7]) GPOS = true;
@@ -2181,6 +2227,7 @@
     root,
   };
   if (rootMissing) result.rootMissing = true;
+  if (opaque.size) result.opaqueSheets = { doc: reg.doc, hrefs: [...opaque] };
   // arm the watch (not after a read cut by time, which may differ the next time)
   if (!reasons.has('maxTime') && !reasons.has('maxVisited')) {
     W.mo.observe(doc, MO);

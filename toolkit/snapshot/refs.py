@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 import secrets
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from playwright.async_api import ElementHandle, Frame
 from playwright.async_api import Error as PlaywrightError
@@ -33,6 +33,8 @@ from ..errors import (
 from .world import World
 
 if TYPE_CHECKING:
+    import asyncio
+
     from playwright.async_api import Page
 
     from .script import QuickRead
@@ -121,6 +123,13 @@ class RefBook:
         """Each frame's last read, by frame: the watch token its document gave it and what it
         was read into (the main frame: a ``QuickRead``; a child frame: the output's text), for
         a read that finds nothing changed. Clearing it makes the next read a full one."""
+        self.sheet_reads: dict[Frame, asyncio.Future[dict[str, Any] | None]] = {}
+        """Per frame, the reading over DevTools of style sheets of other origins its document
+        could not read, started after a read that named them: its result (``sheetTexts``)
+        goes to the frame's next read."""
+        self.sheets_asked: set[tuple[str, str]] = set()
+        """(document, sheet address) pairs already read over DevTools, found or not (each is
+        asked for once); a document by the name it gives itself (``opaqueSheets``)."""
         self.unchanged_reads = 0
         """Reads of the main frame that the document answered as unchanged."""
         self.rescrolled_reads = 0
@@ -165,6 +174,9 @@ class RefBook:
             self.frame_keys.pop(frame, None)
             self.frames_shown.discard(frame)
             self.kept.pop(frame, None)
+            read = self.sheet_reads.pop(frame, None)
+            if read is not None:
+                read.cancel()
 
     def forget_documents(self) -> None:
         """The page was replaced (crash): drop frame objects; counters keep counting."""
@@ -173,6 +185,9 @@ class RefBook:
         self.frame_keys.clear()
         self.frames_shown.clear()
         self.kept.clear()
+        for read in self.sheet_reads.values():
+            read.cancel()
+        self.sheet_reads.clear()
 
     # -- counters ----------------------------------------------------------------------------
     def next_number(self, prefix: str) -> int:

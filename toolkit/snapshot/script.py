@@ -124,12 +124,23 @@ def parse_snapshot_json(text: str) -> PageTree:
     return tree_from_dict(load_frame_json(text))
 
 
+class OpaqueSheets(BaseModel):
+    """Style sheets of other origins a document loaded and cannot read (see ``sheetTexts``
+    in the extractor)."""
+
+    model_config = ConfigDict(extra="forbid")
+    doc: str
+    """The document's own name for itself, which a ``sheetTexts`` must give back."""
+    hrefs: list[str]
+
+
 class _FrameOutput(PageTree):
     """One frame's output as it comes: a page tree plus what only the reader needs."""
 
     next_ref: StrictInt = Field(alias="nextRef")
     iframes: StrictInt = 0
     root_missing: bool = Field(False, alias="rootMissing")
+    opaque_sheets: OpaqueSheets | None = Field(None, alias="opaqueSheets")
 
 
 FrameHost = tuple[tuple[int, ...], int, float, float]
@@ -142,17 +153,21 @@ class QuickRead:
     (``hosts``: path of child indexes from the root, registry key and content origin ``cx``,
     ``cy`` of each, in document order; the tree's iframe nodes hold no key or origin).
     ``fresh``: for a read that replaced parts of a kept one, the new subtrees (the rest was
-    read before); ``None`` for a read whose every node is new."""
+    read before); ``None`` for a read whose every node is new. ``opaque_sheets``: the style
+    sheets of other origins the document loaded and could not read (a full read's
+    ``opaqueSheets``), for the host to read elsewhere and give back as ``sheetTexts``."""
 
-    __slots__ = ("fresh", "hosts", "next_ref", "root_missing", "tree")
+    __slots__ = ("fresh", "hosts", "next_ref", "opaque_sheets", "root_missing", "tree")
 
     def __init__(self, tree: PageTree, next_ref: int, root_missing: bool,
-                 hosts: list[FrameHost] | None = None, fresh: list[Node] | None = None) -> None:
+                 hosts: list[FrameHost] | None = None, fresh: list[Node] | None = None,
+                 opaque_sheets: OpaqueSheets | None = None) -> None:
         self.tree = tree
         self.next_ref = next_ref
         self.root_missing = root_missing
         self.hosts: list[FrameHost] = hosts or []
         self.fresh = fresh
+        self.opaque_sheets = opaque_sheets
 
 
 # An iframe node's frame object as the extractor writes it ({key, cx, cy}, in that order).
@@ -185,7 +200,8 @@ def quick_read(text: object, *, frames_ok: bool = False) -> QuickRead | None:
     tree = PageTree.model_construct(
         _fields_set=out.model_fields_set & set(PageTree.model_fields),
         **{name: getattr(out, name) for name in PageTree.model_fields})
-    return QuickRead(tree, out.next_ref, out.root_missing, hosts)
+    return QuickRead(tree, out.next_ref, out.root_missing, hosts,
+                     opaque_sheets=out.opaque_sheets)
 
 
 def _frame_paths(root: Node) -> list[tuple[int, ...]]:

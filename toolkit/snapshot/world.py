@@ -49,6 +49,8 @@ from .direct import DIRECT_KEY, DirectLine
 from .script import script_body
 
 if TYPE_CHECKING:
+    from collections.abc import Collection
+
     from playwright.async_api import Page, Playwright
 
 __all__ = ["CLICK_PROBE", "ENGINE_NAME", "PRISTINE_KEY", "IsolationWarning", "Spot", "World",
@@ -399,6 +401,14 @@ class World:
             if line is not None:
                 line.engine_ran(token, top=top)
         return text
+
+    async def sheet_texts(self, page: Page, hrefs: Collection[str],
+                          timeout_s: float) -> dict[str, str] | None:
+        """Texts of ``page``'s style sheets loaded from ``hrefs``, as DevTools reads them (see
+        :meth:`DirectLine.sheet_texts`); ``None`` where there is no direct line (the page's
+        main world) or it has no DevTools session yet."""
+        line = self.line(page)
+        return await line.sheet_texts(hrefs, timeout_s) if line is not None else None
 
     async def _main_extract(self, frame: Frame, opts: dict[str, Any]) -> Any:
         key = f"{opts.get('registryKey')}_extract"
