@@ -73,6 +73,8 @@ _WAIT_FOR_LOOK_S = 0.05
 SHEET_TEXT_MAX = 1_000_000
 """Longest style sheet text :meth:`DirectLine.sheet_texts` gives, and most characters it
 gives in all for one call."""
+_OFF_TIMEOUT_S = 1.0
+"""Bound on turning the CSS and DOM domains off again after :meth:`DirectLine.sheet_texts`."""
 SHEETS_MAX = 32
 """Most style sheets :meth:`DirectLine.sheet_texts` reads in one call (the first asked)."""
 _MISSES = 3
@@ -170,7 +172,7 @@ class DirectLine:
             async with asyncio.timeout(timeout_s):
                 await session.send("DOM.enable")
                 await session.send("CSS.enable")  # lists every sheet before it answers
-                for url, sheet in ids.items():
+                for url, sheet in list(ids.items()):  # (more may come meanwhile)
                     got = await session.send("CSS.getStyleSheetText", {"styleSheetId": sheet})
                     text = got.get("text")
                     if isinstance(text, str) and len(text) <= room:
@@ -180,9 +182,11 @@ class DirectLine:
             pass  # (what was read by then is given)
         finally:
             session.remove_listener("CSS.styleSheetAdded", added)
-            for method in ("CSS.disable", "DOM.disable"):
-                with contextlib.suppress(PlaywrightError):
-                    await session.send(method)
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(_OFF_TIMEOUT_S):
+                    for method in ("CSS.disable", "DOM.disable"):
+                        with contextlib.suppress(PlaywrightError):
+                            await session.send(method)
         return texts
 
     def look(self, page: Page, token: str, *, top: bool) -> None:
