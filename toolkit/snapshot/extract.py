@@ -302,11 +302,7 @@ async def _sheets_read(book: RefBook, frame: Frame) -> dict[str, Any] | None:
     """What the reading started by :func:`_read_sheets` for ``frame`` gave (``sheetTexts``
     for its next read, which its document alone takes), waited for while it runs (within its
     own bound); ``None`` when it found nothing."""
-    task = book.sheet_reads.pop(frame)
-    try:
-        return await asyncio.shield(task)
-    except (PlaywrightError, TimeoutError):
-        return None
+    return await book.sheet_reads.pop(frame)
 
 
 async def _read_frame(

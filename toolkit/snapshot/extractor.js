@@ -1686,18 +1686,17 @@
     const adds = W.adds.filter((x) => x.isConnected && x.parentNode && x.parentNode.nodeType === 1);
     // (with a sheet that has :has(): only where no class changed and no compound of what
     // one looks for matches an element changed, put in or taken out, nor one in it, see HASC)
-    const hasReached = (xs, adds) => {
+    const hasReached = () => {
       if (W.classed || HASC.has('') || HASC.has('*') || HASC.size > 64) return true;
-      for (const c of HASC) {
-        try {
-          for (const list of [xs, adds, W.gone]) {
-            for (const x of list) if (x.nodeType === 1 && (x.matches(c) || x.querySelector(c))) return true;
-          }
-        } catch (e) { return true; }
-      }
+      const any = [...HASC].join(',');
+      try {
+        for (const list of [xs, adds, W.gone]) {
+          for (const x of list) if (x.nodeType === 1 && (x.matches(any) || x.querySelector(any))) return true;
+        }
+      } catch (e) { return true; }
       return false;
     };
-    if ((xs.size || adds.length || W.outs.length) && (SHADY || doc.querySelector('[aria-owns]') || (GHAS && hasReached(xs, adds)))) return null;
+    if ((xs.size || adds.length || W.outs.length) && (SHADY || doc.querySelector('[aria-owns]') || (GHAS && hasReached()))) return null;
     // (nor where a sheet styles what holds the focus, when it moved, or may style what holds
     // a field by its validity, when a field's value or attributes changed: its form or an
     // element above it matches a validity compound; or a field was put in or taken out)
