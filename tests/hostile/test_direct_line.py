@@ -157,15 +157,72 @@ def test_a_child_frame_of_the_same_renderer_is_read_direct(tab: Tab, site: SiteS
     assert text == first
 
 
-def test_a_frame_of_another_site_still_reads_after_the_line_looked_for_it(
+def _read_until_served(tab: Tab, line: DirectLine, tries: int = 40) -> str:
+    """Snapshots until ``line`` serves one (finding a world runs in the background after an
+    engine read); that snapshot's text."""
+    for _ in range(tries):
+        before = line.reads
+        text = tab.snapshot(interactive_only=False).text
+        if line.reads > before:
+            return text
+        time.sleep(0.05)
+    raise AssertionError(f"the line served no read in {tries} snapshots")
+
+
+def test_a_frame_of_another_site_is_read_direct_over_a_target_of_its_own(
         tab: Tab, site: SiteServer) -> None:
-    # A frame of another site most often has a renderer process of its own, whose worlds are
-    # not among the page's contexts: the line cannot find it and it keeps the engine's way.
+    # A frame of another site has a renderer process of its own (site isolation): its worlds
+    # are not among the page's contexts, but DevTools gives it a target of its own, where the
+    # frame's own line finds them. Reads of both frames then go direct, with the same text.
     child = f"http://a.hostile.test:{site.port}/extract/child.html"
     tab.goto(site.url("/extract/cross.html#" + child))
     _wait_for_frame_url(tab, "a.hostile.test")
     first = tab.snapshot(interactive_only=False).text
     assert "Frame button" in first and "Host button" in first
-    for _ in range(8):  # past the looks that miss it
+    world = tab.core.refs.world
+    frame = next(f for f in tab.page.frames[1:] if "a.hostile.test" in f.url)
+    own = world.frame_line(frame)
+    assert own is not None and world.frame_line(tab.page.main_frame) is None
+    assert _read_until_served(tab, own) == first
+    page_line = _line(tab)
+    before = page_line.reads, own.reads
+    assert tab.snapshot(interactive_only=False).text == first
+    assert (page_line.reads, own.reads) == (before[0] + 1, before[1] + 1)  # one read each
+
+    # the frame moves to the page's own origin: into the page's renderer, whose line serves
+    # it; the frame's target is gone, and so is its line's session
+    home = site.url("/extract/child.html?home")
+    tab.evaluate(f"document.querySelector('iframe').src = {home!r}")
+    _wait_for_frame_url(tab, "?home")
+    home_text = tab.snapshot(interactive_only=False).text
+    assert "Frame button" in home_text and "Host button" in home_text
+    for _ in range(40):
+        reads = page_line.reads
+        assert tab.snapshot(interactive_only=False).text == home_text
+        if page_line.reads == reads + 2:  # both frames
+            break
+        time.sleep(0.05)
+    else:
+        raise AssertionError("the page's line never served the frame moved into its renderer")
+    served = own.reads
+    # and then to another site: a new process and a new target, where the frame's line
+    # opens a new session
+    other = f"http://b.hostile.test:{site.port}/extract/child.html?moved"
+    tab.evaluate(f"document.querySelector('iframe').src = {other!r}")
+    _wait_for_frame_url(tab, "b.hostile.test")
+    moved = tab.snapshot(interactive_only=False).text
+    assert "Frame button" in moved and "Host button" in moved and own.reads == served
+    assert _read_until_served(tab, own) == moved
+
+
+def test_a_frame_of_the_same_renderer_is_never_read_by_a_line_of_its_own(
+        tab: Tab, site: SiteServer) -> None:
+    tab.goto(site.url("/hostile/framed.html"))
+    _wait_for_frame_url(tab, "srcdoc")
+    first = _read_until_direct(tab)
+    frame = next(f for f in tab.page.frames if "srcdoc" in f.url)
+    own = tab.core.refs.world.frame_line(frame)
+    assert own is not None
+    for _ in range(3):
         assert tab.snapshot(interactive_only=False).text == first
-        time.sleep(0.02)
+    assert own.reads == 0  # it has no target of its own: the page's line serves it

@@ -263,6 +263,29 @@ def test_a_child_frame_nothing_changed_in_is_not_walked_again(
     assert same(got, extract(tab)) is None
 
 
+@pytest.mark.parametrize("what", list(FRAME_CHANGES))
+def test_frames_read_as_last_time_are_not_hung_again(
+    tab: Tab, site: SiteServer, what: str
+) -> None:
+    """When every frame reads as last time (the main frame's document answered unchanged,
+    each child frame's output the same), the tree made last time is taken again, its root
+    and all, with this read's in-page time: the frames are not hung again. Any change hangs
+    them again, and the page reads as a full read does."""
+    where, script, _ = FRAME_CHANGES[what]
+    tab.goto(site.url("/extract/nest-outer.html"))
+    _wait_frames(tab, 3)
+    extract(tab)
+    last = extract(tab)  # (frames shown once are read alongside their parents)
+    if script:
+        frame = _frame_named(tab, where)
+        tab.runner.run(tab.core.call("evaluating", lambda: frame.evaluate(script)))
+    got = extract(tab)
+    assert (got.root is last.root) == (what == "nothing")
+    assert got.stats.frames == 3
+    tab.core.refs.kept.clear()
+    assert same(got, extract(tab)) is None
+
+
 def test_a_cross_origin_frame_nothing_changed_in_is_not_walked_again(
     tab: Tab, site: SiteServer, other_site: SiteServer
 ) -> None:

@@ -18,8 +18,11 @@ own DevTools session lists the page's execution contexts (``Runtime.disable`` fo
 so no console traffic is kept); once the read is done, each isolated one is asked for its
 token: one look finds every frame read so far. No page script can reach that world, so none
 can pose as it. A frame in another renderer process (another origin, with site isolation) is
-not among this page's contexts: after a few looks that miss it, it is left to the engine's
-way. Looks run in the background and never delay a read.
+not among this page's contexts: DevTools gives it a target of its own, and a line of its own
+(made by the world, looking on a session opened on that frame) finds its worlds there; the
+page's line stops looking for it after a few misses. A frame of the page's renderer has no
+target of its own: its own line finds it cannot open a session and is never used again.
+Looks run in the background and never delay a read.
 
 The line also reads, once per document that names them, the style sheets of other origins
 a page's world cannot read (:meth:`DirectLine.sheet_texts`, over the CSS domain, on only
@@ -42,11 +45,12 @@ import secrets
 from typing import TYPE_CHECKING, Any
 
 from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Page
 
 if TYPE_CHECKING:
     from collections.abc import Collection
 
-    from playwright.async_api import CDPSession, Page
+    from playwright.async_api import CDPSession, Frame
 
 __all__ = ["DIRECT_KEY", "SHEETS_MAX", "SHEET_TEXT_MAX", "DirectLine"]
 
@@ -83,11 +87,13 @@ most likely in another renderer process); a top frame is always looked for again
 
 
 class DirectLine:
-    """The direct way to the worlds of one page's frames (one per page, made by
-    :class:`~.world.World`).
+    """The direct way to the worlds of one DevTools target's frames: a page's (one line per
+    page) or a frame's in a renderer process of its own (one line per such frame), made by
+    :class:`~.world.World`.
 
     Only touched on the browser's loop. Holds a DevTools session of its own, opened on first
-    use, and no reference to the page or its frames (the world keeps lines by page, weakly).
+    use (again after one that failed), and no reference to the page or its frames (the world
+    keeps lines by page and by frame, weakly).
     """
 
     def __init__(self) -> None:
@@ -189,16 +195,17 @@ class DirectLine:
                             await session.send(method)
         return texts
 
-    def look(self, page: Page, token: str, *, top: bool) -> None:
-        """An engine read of ``page``'s frame with ``token`` (``top``: the page's main frame)
-        is about to start: unless that frame's world is found already, or has been looked
-        for in vain, start a look alongside it (the page's contexts are listed meanwhile and
-        asked for their tokens once :meth:`engine_ran` says the read is done)."""
+    def look(self, target: Page | Frame, token: str, *, top: bool) -> None:
+        """An engine read of the frame with ``token``, one of ``target``'s (the line's page,
+        or its own frame), is about to start (``top``: the target's top frame): unless that
+        frame's world is found already, or has been looked for in vain, start a look alongside
+        it (the target's contexts are listed meanwhile and asked for their tokens once
+        :meth:`engine_ran` says the read is done)."""
         if not self._wants(token, top):
             return
         if self._finding is None or self._finding.done():
             self._ran.clear()
-            self._finding = asyncio.ensure_future(self._find_quietly(page))
+            self._finding = asyncio.ensure_future(self._find_quietly(target))
 
     def engine_ran(self, token: str, *, top: bool) -> None:
         """The engine read announced to :meth:`look` is done (its world now holds the token)."""
@@ -214,10 +221,10 @@ class DirectLine:
         if self._contexts.get(token) == context:
             del self._contexts[token]
 
-    async def _find_quietly(self, page: Page) -> None:
+    async def _find_quietly(self, target: Page | Frame) -> None:
         try:
             while True:
-                contexts = await asyncio.wait_for(self._list(page), _FIND_TIMEOUT_S)
+                contexts = await asyncio.wait_for(self._list(target), _FIND_TIMEOUT_S)
                 if contexts is None:
                     return
                 await asyncio.wait_for(self._ran.wait(), _FIND_TIMEOUT_S)
@@ -234,17 +241,28 @@ class DirectLine:
                         self._misses[token] = self._misses.get(token, 0) + 1
                 if not self._wanted:  # else reads that ended meanwhile get a look of their own
                     return
-        except (PlaywrightError, TimeoutError):
-            self._wanted.clear()  # closed, crashed or busy: looked for again after a read
+        except PlaywrightError:
+            # closed or crashed, or a frame's target gone (its process swapped): a new session
+            # is opened by the next look, if the target still has one
+            self._session = None
+            self._wanted.clear()
+        except TimeoutError:
+            self._wanted.clear()  # busy: looked for again after a read
 
-    async def _list(self, page: Page) -> list[int] | None:
-        """The isolated execution contexts of ``page``; ``None`` when the page has no
-        DevTools (the engine's way only from then on)."""
-        if page.is_closed():
+    async def _list(self, target: Page | Frame) -> list[int] | None:
+        """The isolated execution contexts of ``target``; ``None`` when it has no DevTools
+        target of its own (a frame of its page's renderer) or none at all (the engine's way
+        only from then on)."""
+        if isinstance(target, Page):
+            page, gone = target, target.is_closed()
+        else:
+            page = target.page
+            gone = page.is_closed() or target.is_detached()
+        if gone:
             return None
         if self._session is None:
             try:
-                self._session = await page.context.new_cdp_session(page)
+                self._session = await page.context.new_cdp_session(target)
             except PlaywrightError as exc:
                 if "closed" in str(exc).lower():
                     raise

@@ -258,7 +258,13 @@ async def extract_page(
             hint="Check the selector, or take a snapshot of the whole page.",
         )
     if quick is not None and quick.hosts:
-        tree_model = _hang(reads, quick)
+        inputs = _hang_inputs(reads, quick)
+        last = book.hung
+        if last is not None and last[0] == inputs:
+            tree_model = _hung_again(reads, quick, last[1], last[2])
+        else:
+            tree_model = _hang(reads, quick)
+            book.hung = (inputs, tree_model, frozenset(r.frame for r in reads if r.shown))
     elif quick is not None:  # no iframe shown: no frame to hang, those that failed listed
         tree_model = quick.tree
         failed = [FrameInfo(prefix=r.prefix, url=r.frame.url, name=r.frame.name, error=r.error)
@@ -530,6 +536,50 @@ def _hang(reads: list[_FrameRead], quick: QuickRead) -> PageTree:
     return tree.model_copy(update={
         "root": with_updates(tree.root, updates), "stats": parts.stats,
         "frames": parts.frames, "focused_ref": stitched["focusedRef"]})
+
+
+HangInputs = tuple[Any, ...]
+"""What :func:`_hang` makes a tree of (see :func:`_hang_inputs`)."""
+
+
+def _hang_inputs(reads: list[_FrameRead], quick: QuickRead) -> HangInputs:
+    """All that :func:`_hang` reads to make its tree, for telling whether it would make the
+    same tree as last time: the main frame's tree (its root by identity: a read that found
+    nothing changed keeps it), where its iframes are, and each child frame's read (its
+    output's text, error, iframe and document)."""
+    tree = quick.tree
+    return (_Same(tree.root), tree.scroll, tree.viewport, tree.focused_ref, tuple(quick.hosts),
+            tuple((r.frame, r.prefix, r.text, r.error, r.key, r.frame.url, r.frame.name)
+                  for r in reads[1:]))
+
+
+class _Same:
+    """Equal to another only when it holds the very same object."""
+
+    __slots__ = ("held",)
+
+    def __init__(self, held: object) -> None:
+        self.held = held
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Same) and other.held is self.held
+
+    def __hash__(self) -> int:
+        return id(self.held)
+
+
+def _hung_again(reads: list[_FrameRead], quick: QuickRead, last: PageTree,
+                shown: frozenset[Frame]) -> PageTree:
+    """The tree :func:`_hang` made last time from the same inputs, with this read's in-page
+    time (the main frame's and each child frame's shown under it), the frames it showed
+    marked as shown."""
+    ms = quick.tree.stats.js_time_ms
+    for r in reads[1:]:
+        r.shown = r.frame in shown
+        stats = r.data.get("stats") if r.shown and r.data is not None else None
+        if isinstance(stats, dict) and type(stats.get("jsTimeMs")) in (int, float):
+            ms += stats["jsTimeMs"]
+    return last.model_copy(update={"stats": last.stats.model_copy(update={"js_time_ms": ms})})
 
 
 def _tree_depth(node: dict[str, Any]) -> int:

@@ -37,6 +37,7 @@ if TYPE_CHECKING:
 
     from playwright.async_api import Page
 
+    from ..models import PageTree
     from .script import QuickRead
 
 __all__ = ["MAX_TARGET_CHARS", "REGISTRY_KEY", "RefBook", "finder", "parse_ref", "resolve_ref",
@@ -130,6 +131,10 @@ class RefBook:
         self.sheets_asked: set[tuple[str, str]] = set()
         """(document, sheet address) pairs already read over DevTools, found or not (each is
         asked for once); a document by the name it gives itself (``opaqueSheets``)."""
+        self.hung: tuple[tuple[Any, ...], PageTree, frozenset[Frame]] | None = None
+        """The last page read whose child frames were hung under their iframes: what they
+        were hung from, the tree made and the frames it showed (a read with the very same
+        inputs, as when no frame changed, takes that tree again instead of hanging them)."""
         self.unchanged_reads = 0
         """Reads of the main frame that the document answered as unchanged."""
         self.rescrolled_reads = 0
@@ -174,6 +179,7 @@ class RefBook:
             self.frame_keys.pop(frame, None)
             self.frames_shown.discard(frame)
             self.kept.pop(frame, None)
+            self.hung = None
             read = self.sheet_reads.pop(frame, None)
             if read is not None:
                 read.cancel()
@@ -185,6 +191,7 @@ class RefBook:
         self.frame_keys.clear()
         self.frames_shown.clear()
         self.kept.clear()
+        self.hung = None
         for read in self.sheet_reads.values():
             read.cancel()
         self.sheet_reads.clear()

@@ -361,6 +361,8 @@ class World:
 
     _lines: WeakKeyDictionary[Page, DirectLine] = field(
         default_factory=WeakKeyDictionary, init=False, repr=False, compare=False)
+    _frame_lines: WeakKeyDictionary[Frame, DirectLine] = field(
+        default_factory=WeakKeyDictionary, init=False, repr=False, compare=False)
     _tokens: WeakKeyDictionary[Frame, str] = field(
         default_factory=WeakKeyDictionary, init=False, repr=False, compare=False)
 
@@ -377,29 +379,49 @@ class World:
             found = self._lines[page] = DirectLine()
         return found
 
+    def frame_line(self, frame: Frame) -> DirectLine | None:
+        """The direct line to the worlds of a child frame in a renderer process of its own
+        (one that shares its page's renderer never opens a session on this line: it is read
+        through the page's line)."""
+        if self.engine is None or frame.parent_frame is None:
+            return None
+        found = self._frame_lines.get(frame)
+        if found is None:
+            found = self._frame_lines[frame] = DirectLine()
+        return found
+
     async def extract(self, frame: Frame, opts: dict[str, Any], timeout_s: float) -> Any:
-        """The extractor's output (a JSON string) for one frame: through the page's direct
-        line once that has found the frame's world, else through the engine."""
+        """The extractor's output (a JSON string) for one frame: through a direct line once
+        one has found the frame's world (the frame's own, for a frame in a renderer process
+        of its own, else the page's), else through the engine."""
         if self.engine is None:
             return await _bounded(self._main_extract(frame, opts), timeout_s)
         opts = {**opts, "clickProbe": CLICK_PROBE}
-        page = frame.page
-        line = self.line(page)
         token = self._tokens.get(frame)
         if token is None:
             token = self._tokens[frame] = secrets.token_hex(8)
         top = frame.parent_frame is None
+        # (line, its target, whether the frame is that target's top frame): a child frame's
+        # own line first, which serves it only where it has a renderer process of its own
+        lines: list[tuple[DirectLine, Page | Frame, bool]] = []
+        own = self.frame_line(frame)
+        if own is not None:
+            lines.append((own, frame, True))
+        line = self.line(frame.page)
         if line is not None:
+            lines.append((line, frame.page, top))
+        for line, _, _ in lines:
             text = await line.extract(token, opts, timeout_s)
             if text is not None:
                 return text
-            line.look(page, token, top=top)
+        for line, target, its_top in lines:
+            line.look(target, token, top=its_top)
         locator = frame.locator(_selector(self.engine, "x", {**opts, "lineToken": token}))
         try:
             text = await _bounded(locator.text_content(timeout=timeout_s * 1000), timeout_s)
         finally:
-            if line is not None:
-                line.engine_ran(token, top=top)
+            for line, _, its_top in lines:
+                line.engine_ran(token, top=its_top)
         return text
 
     async def sheet_texts(self, page: Page, hrefs: Collection[str],
