@@ -286,6 +286,47 @@ def test_frames_read_as_last_time_are_not_hung_again(
     assert same(got, extract(tab)) is None
 
 
+# Changes around a frame of another origin hung under the main page (cross.html): whether
+# the frame's tree, hung under its iframe by the read before, is taken again as it was.
+LEAF_CHANGES: dict[str, tuple[str, str, bool]] = {
+    "a text edited in the main page":
+        ("main", "document.querySelector('h1').firstChild.data += ' more'", True),
+    "the main page's button hidden":  # (above the iframe, which does not move)
+        ("main", "document.querySelector('button').style.visibility = 'hidden'", True),
+    "the iframe moved down": ("main", "document.querySelector('h1').style.height = '90px'", False),
+    "the main page scrolled": ("main", "document.body.style.height = '3000px'; "
+                               "scrollTo(0, 40)", False),
+    "a text edited in the frame":
+        ("child", "document.querySelector('h2').firstChild.data += ' more'", False),
+}
+
+
+@pytest.mark.parametrize("what", list(LEAF_CHANGES))
+def test_a_frame_under_the_main_page_that_did_not_change_or_move_is_not_hung_again(
+    tab: Tab, site: SiteServer, other_site: SiteServer, what: str
+) -> None:
+    """A child frame of the main page with no frame of its own shown, whose document answered
+    unchanged and whose place on the page is the same, takes the tree hung for it last time;
+    a frame moved, scrolled or changed is hung again. Either way the page reads as a full read
+    does."""
+    where, script, taken = LEAF_CHANGES[what]
+    child = other_site.url("/extract/child.html")
+    tab.goto(site.url("/extract/cross.html#" + quote(child, safe="")))
+    _wait_frames(tab, 2)
+    extract(tab)
+    last = extract(tab)
+    frame = tab.core.page.main_frame if where == "main" else tab.core.page.frames[1]
+    tab.runner.run(tab.core.call("evaluating", lambda: frame.evaluate(script)))
+    got = extract(tab)
+    before, now = find(last, tag="iframe").children, find(got, tag="iframe").children
+    assert len(before) == len(now) == 1
+    assert (now[0] is before[0]) == taken
+    tab.core.refs.kept.clear()
+    full = extract(tab)
+    assert find(full, tag="iframe").children[0] is not now[0]  # (a full read reuses nothing)
+    assert same(got, full) is None
+
+
 def test_a_cross_origin_frame_nothing_changed_in_is_not_walked_again(
     tab: Tab, site: SiteServer, other_site: SiteServer
 ) -> None:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
@@ -36,7 +36,7 @@ from ..errors import (
     SnapshotFormatError,
     translate_playwright_error,
 )
-from ..models import FrameInfo, PageTree
+from ..models import FrameInfo, Node, PageTree
 from .script import (
     QuickRead,
     answered_unchanged,
@@ -263,7 +263,7 @@ async def extract_page(
         if last is not None and last[0] == inputs:
             tree_model = _hung_again(reads, quick, last[1], last[2])
         else:
-            tree_model = _hang(reads, quick)
+            tree_model = _hang(reads, quick, book.frame_trees)
             book.hung = (inputs, tree_model, frozenset(r.frame for r in reads if r.shown))
     elif quick is not None:  # no iframe shown: no frame to hang, those that failed listed
         tree_model = quick.tree
@@ -515,24 +515,53 @@ def _index_hosts(r: _FrameRead, quick: QuickRead) -> None:
         r.depths[key] = len(path)
 
 
-def _hang(reads: list[_FrameRead], quick: QuickRead) -> PageTree:
+FrameTrees = dict[Frame, tuple[tuple[Any, ...], Node]]
+"""Per child frame, the tree last hung for it and what it was made from (see :func:`_hang`)."""
+
+
+def _hang(reads: list[_FrameRead], quick: QuickRead, trees: FrameTrees) -> PageTree:
     """The main frame's quick read with the child frames stitched under its iframe nodes:
     :func:`_stitch` works on the stand-ins and child frames' dicts, then each iframe node of
-    the tree (and the nodes above it) is rebuilt with what its stand-in got."""
+    the tree (and the nodes above it) is rebuilt with what its stand-in got.
+
+    A frame under the main frame with no frame of its own shown, whose document answered
+    that nothing changed, takes the tree hung for it last time, kept in ``trees``, when its
+    place (its offset on the page and the viewport its boxes are tested against) is the same
+    too: it is neither moved nor validated again (a full read reuses nothing). ``trees`` is
+    updated with the trees hung now."""
     tree, stand_ins = quick.tree, reads[0].by_key
+    main = reads[0].frame
+    plugged: dict[int, Node] = {}  # (a stand-in, by id: the tree it takes again)
+    made: dict[int, tuple[Frame, tuple[Any, ...]]] = {}
+
+    def hung_before(r: _FrameRead, host: dict[str, Any], place: tuple[Any, ...]) -> bool:
+        if r.by_key or r.frame.parent_frame is not main:
+            return False
+        inputs = (r.text, place)
+        last = trees.get(r.frame)
+        if r.reused and last is not None and last[0] == inputs:
+            plugged[id(host)] = last[1]
+            return True
+        made[id(host)] = (r.frame, inputs)
+        return False
+
     stitched = _stitch(reads, {
         "scroll": tree.scroll.model_dump(), "viewport": tree.viewport.model_dump(),
         "stats": tree.stats.model_dump(by_alias=True), "focusedRef": tree.focused_ref,
-        "iframes": len(quick.hosts)})
+        "iframes": len(quick.hosts)}, hung_before)
     # the stand-ins' frame and hung tree (a stand-in has children only when a frame hangs)
-    hosts = [{k: stand_ins[key][k] for k in ("frame", "children") if k in stand_ins[key]}
-             for _path, key, _cx, _cy in quick.hosts]
+    ins = [stand_ins[key] for _path, key, _cx, _cy in quick.hosts]
+    hosts = [{k: host[k] for k in ("frame", "children") if k in host} for host in ins]
     parts = stitched_from_dict({"hosts": hosts, "frames": stitched["frames"],
                                 "stats": stitched["stats"]})
-    updates: dict[tuple[int, ...], dict[str, Any]] = {
-        path: {"frame": host.frame} if host.children is None
-        else {"frame": host.frame, "children": host.children}
-        for (path, *_), host in zip(quick.hosts, parts.hosts, strict=True)}
+    updates: dict[tuple[int, ...], dict[str, Any]] = {}
+    for (path, *_), stand_in, host in zip(quick.hosts, ins, parts.hosts, strict=True):
+        kids = [plugged[id(stand_in)]] if id(stand_in) in plugged else host.children
+        if id(stand_in) in made and kids:
+            frame, inputs = made[id(stand_in)]
+            trees[frame] = (inputs, kids[0])
+        updates[tuple(path)] = ({"frame": host.frame} if kids is None
+                                else {"frame": host.frame, "children": kids})
     return tree.model_copy(update={
         "root": with_updates(tree.root, updates), "stats": parts.stats,
         "frames": parts.frames, "focused_ref": stitched["focusedRef"]})
@@ -617,8 +646,17 @@ def _shift(
         stack.extend(n.get("children") or ())
 
 
-def _stitch(reads: list[_FrameRead], main_data: dict[str, Any]) -> dict[str, Any]:
-    """Hang every readable child frame under its iframe node; aggregate stats."""
+HungBefore = Callable[[_FrameRead, dict[str, Any], tuple[Any, ...]], bool]
+"""Whether a child frame's tree is had already for its place (its read, its iframe node, and
+its offset, the viewport and its depth): stitching then leaves that node's children to the
+caller."""
+
+
+def _stitch(reads: list[_FrameRead], main_data: dict[str, Any],
+            hung_before: HungBefore | None = None) -> dict[str, Any]:
+    """Hang every readable child frame under its iframe node; aggregate stats. A frame
+    ``hung_before`` says is had already is placed, counted and listed, but its tree is not
+    moved, nor put under its node."""
     by_frame: dict[Frame, _FrameRead] = {r.frame: r for r in reads}
     depth_of: dict[Frame, dict[int, int]] = {}
     base_depth: dict[Frame, int] = {reads[0].frame: 0}
@@ -655,19 +693,21 @@ def _stitch(reads: list[_FrameRead], main_data: dict[str, Any]) -> dict[str, Any
         host_depth = base_depth[parent] + depth_of.get(parent, {}).get(r.key, 0)
         if r.data is not None:
             child_root = r.data["root"]
-            if host_depth + 1 + _tree_depth(child_root) > _MAX_TREE_DEPTH:
+            pdx, pdy = offsets[parent]
+            frame_js = host.get("frame") or {}
+            cscroll = r.data.get("scroll") or {}
+            dx = pdx + float(frame_js.get("cx", 0)) - float(cscroll.get("x", 0))
+            dy = pdy + float(frame_js.get("cy", 0)) - float(cscroll.get("y", 0))
+            had = hung_before is not None and hung_before(r, host, (dx, dy, view, host_depth))
+            if not had and host_depth + 1 + _tree_depth(child_root) > _MAX_TREE_DEPTH:
                 info["error"] = "nested too deeply to include"
             else:
-                pdx, pdy = offsets[parent]
-                frame_js = host.get("frame") or {}
-                cscroll = r.data.get("scroll") or {}
-                dx = pdx + float(frame_js.get("cx", 0)) - float(cscroll.get("x", 0))
-                dy = pdy + float(frame_js.get("cy", 0)) - float(cscroll.get("y", 0))
-                _shift(child_root, dx, dy, view)
+                if not had:
+                    _shift(child_root, dx, dy, view)
+                    host["children"] = [child_root]
                 offsets[r.frame] = (dx, dy)
                 r.shown = True
                 base_depth[r.frame] = host_depth + 1
-                host["children"] = [child_root]
                 frames_read += 1
                 cstats = r.data.get("stats") or {}
                 for k in ("domNodes", "visitedNodes", "emittedNodes", "skippedHidden", "jsTimeMs"):

@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 
     from playwright.async_api import Page
 
-    from ..models import PageTree
+    from ..models import Node, PageTree
     from .script import QuickRead
 
 __all__ = ["MAX_TARGET_CHARS", "REGISTRY_KEY", "RefBook", "finder", "parse_ref", "resolve_ref",
@@ -131,6 +131,10 @@ class RefBook:
         self.sheets_asked: set[tuple[str, str]] = set()
         """(document, sheet address) pairs already read over DevTools, found or not (each is
         asked for once); a document by the name it gives itself (``opaqueSheets``)."""
+        self.frame_trees: dict[Frame, tuple[tuple[Any, ...], Node]] = {}
+        """Per child frame of the main frame with no frame of its own shown, the tree last
+        hung under its iframe and what it was made from (its output's text and its place):
+        a read that finds the same takes that tree again."""
         self.hung: tuple[tuple[Any, ...], PageTree, frozenset[Frame]] | None = None
         """The last page read whose child frames were hung under their iframes: what they
         were hung from, the tree made and the frames it showed (a read with the very same
@@ -179,6 +183,7 @@ class RefBook:
             self.frame_keys.pop(frame, None)
             self.frames_shown.discard(frame)
             self.kept.pop(frame, None)
+            self.frame_trees.pop(frame, None)
             self.hung = None
             read = self.sheet_reads.pop(frame, None)
             if read is not None:
@@ -191,6 +196,7 @@ class RefBook:
         self.frame_keys.clear()
         self.frames_shown.clear()
         self.kept.clear()
+        self.frame_trees.clear()
         self.hung = None
         for read in self.sheet_reads.values():
             read.cancel()
