@@ -78,7 +78,8 @@ SHEET_TEXT_MAX = 1_000_000
 """Longest style sheet text :meth:`DirectLine.sheet_texts` gives, and most characters it
 gives in all for one call."""
 _OFF_TIMEOUT_S = 1.0
-"""Bound on turning the CSS and DOM domains off again after :meth:`DirectLine.sheet_texts`."""
+"""Bound on turning the CSS and DOM domains off again after :meth:`DirectLine.sheet_texts`,
+and on detaching a session dropped after an error."""
 SHEETS_MAX = 32
 """Most style sheets :meth:`DirectLine.sheet_texts` reads in one call (the first asked)."""
 _MISSES = 3
@@ -242,10 +243,14 @@ class DirectLine:
                 if not self._wanted:  # else reads that ended meanwhile get a look of their own
                     return
         except PlaywrightError:
-            # closed or crashed, or a frame's target gone (its process swapped): a new session
-            # is opened by the next look, if the target still has one
-            self._session = None
+            # closed or crashed, or a frame's target gone (the frame moved into its page's
+            # renderer): the next look opens a new session, if the target still has one
             self._wanted.clear()
+            dropped, self._session = self._session, None
+            if dropped is not None:
+                with contextlib.suppress(PlaywrightError, TimeoutError):
+                    async with asyncio.timeout(_OFF_TIMEOUT_S):
+                        await dropped.detach()  # (most often gone already)
         except TimeoutError:
             self._wanted.clear()  # busy: looked for again after a read
 
