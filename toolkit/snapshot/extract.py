@@ -354,17 +354,22 @@ async def _read_frame(
             r.token = watch_token(text) if isinstance(text, str) else None
         data = load_frame_json(text) if quick is None else None
         if data is not None and not is_main:
-            r.text = text
             stats = data.get("stats")
             if ms is not None and not math.isnan(ms) and isinstance(stats, dict):
                 stats["jsTimeMs"] = ms  # (this read's, not the kept one's)
         start = int(opts["nextRef"])
-        foreign = (_foreign_ref_in(quick, r.prefix, start)
-                   if quick is not None else _foreign_ref(data or {}, r.prefix, start))
+        if r.reused:
+            foreign = None  # (the kept text's refs were checked when it was read)
+        elif quick is not None:
+            foreign = _foreign_ref_in(quick, r.prefix, start)
+        else:
+            foreign = _foreign_ref(data or {}, r.prefix, start)
         if foreign is not None:
             raise SnapshotFormatError(
                 f"The output names ref {foreign[:40]!r}, which is not this frame's to give.")
         r.quick, r.data = quick, data
+        if data is not None and not is_main:
+            r.text = text  # (kept for the next read: only an output whose refs passed)
     except TimeoutError:
         if is_main:
             raise SnapshotError(
