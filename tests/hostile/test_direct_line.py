@@ -226,3 +226,25 @@ def test_a_frame_of_the_same_renderer_is_never_read_by_a_line_of_its_own(
     for _ in range(3):
         assert tab.snapshot(interactive_only=False).text == first
     assert own.reads == 0  # it has no target of its own: the page's line serves it
+
+
+def test_a_frame_that_moves_out_of_its_pages_renderer_gets_a_line_of_its_own(
+        tab: Tab, site: SiteServer) -> None:
+    # First on the page's own origin: its own line finds no target of its own and is not
+    # used; once the frame shows another site, a new line of its own finds it there.
+    tab.goto(site.url("/extract/cross.html#" + site.url("/extract/child.html")))
+    _wait_for_frame_url(tab, "/extract/child.html")
+    for _ in range(3):
+        assert "Frame button" in tab.snapshot(interactive_only=False).text
+    world = tab.core.refs.world
+    frame = tab.page.frames[1]
+    first = world.frame_line(frame)
+    assert first is not None and not first.usable and first.reads == 0
+    away = f"http://a.hostile.test:{site.port}/extract/child.html?away"
+    tab.evaluate(f"document.querySelector('iframe').src = {away!r}")
+    _wait_for_frame_url(tab, "a.hostile.test")
+    text = tab.snapshot(interactive_only=False).text
+    assert "Frame button" in text
+    own = world.frame_line(frame)
+    assert own is not None and own is not first
+    assert _read_until_served(tab, own) == text

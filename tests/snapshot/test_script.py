@@ -481,3 +481,27 @@ def test_the_refs_checked_after_a_partial_read_are_those_of_its_new_subtrees() -
     other = retexted_since(_retexted(nodes=[[[3], {"tag": "a", "role": "link", "ref": "f2e1"}]]),
                            "w1.abc", kept)
     assert other is not None and _foreign_ref_in(other[0], "", 3) == "f2e1"
+
+
+def test_the_last_hung_tree_is_taken_again_only_for_the_very_same_main_tree() -> None:
+    """What the ref book keeps of the last tree hung with frames is taken again only for the
+    very same main tree: the same root object (a read that found nothing changed keeps it)
+    and every other field equal, the in-page time aside. A read that kept the root but
+    measured a longer document (an edit that moved no node) hangs the frames again."""
+    from webrefs.models import PageTree, Size
+    from webrefs.snapshot.extract import _hang_inputs
+    from webrefs.snapshot.script import QuickRead
+
+    root = Node(tag="body", children=[Node(tag="iframe")])
+    tree = PageTree(root=root, document=Size(width=1280, height=720))
+    hosts: list[tuple[list[int], int, float, float]] = [([0], 1, 0.0, 0.0)]
+
+    def inputs(**update: object) -> object:
+        return _hang_inputs([], QuickRead(tree.model_copy(update=update), 1, False,
+                                          list(hosts)))
+
+    kept = inputs()
+    assert inputs(stats=tree.stats.model_copy(update={"js_time_ms": 7.5})) == kept
+    assert inputs(document=Size(width=1280, height=3000)) != kept
+    assert inputs(title="Another") != kept
+    assert inputs(root=root.model_copy()) != kept  # an equal root, but not the same one

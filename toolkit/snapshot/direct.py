@@ -113,6 +113,12 @@ class DirectLine:
         self.reads = 0
         """Reads this line served (for tests and benchmarks)."""
 
+    @property
+    def usable(self) -> bool:
+        """Whether the line may still serve reads (``False`` once its target turned out to
+        have no DevTools session of its own)."""
+        return self._usable
+
     async def extract(self, token: str, opts: dict[str, Any], timeout_s: float) -> str | None:
         """The extractor's output for the frame with ``token``, or ``None`` when the line
         cannot serve this read (then call :meth:`look`, go the engine's way and call
@@ -246,6 +252,8 @@ class DirectLine:
             # closed or crashed, or a frame's target gone (the frame moved into its page's
             # renderer): the next look opens a new session, if the target still has one
             self._wanted.clear()
+            self._contexts.clear()  # (ids of the old session's contexts)
+            self._misses.clear()
             dropped, self._session = self._session, None
             if dropped is not None:
                 with contextlib.suppress(PlaywrightError, TimeoutError):

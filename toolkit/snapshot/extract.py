@@ -579,10 +579,13 @@ HangInputs = tuple[Any, ...]
 def _hang_inputs(reads: list[_FrameRead], quick: QuickRead) -> HangInputs:
     """All that :func:`_hang` reads to make its tree, for telling whether it would make the
     same tree as last time: the main frame's tree (its root by identity: a read that found
-    nothing changed keeps it), where its iframes are, and each child frame's read (its
-    output's text, error, iframe and document)."""
+    nothing changed keeps it; every other field by value, the in-page time aside), where its
+    iframes are, and each child frame's read (its output's text, error, iframe and
+    document)."""
     tree = quick.tree
-    return (_Same(tree.root), tree.scroll, tree.viewport, tree.focused_ref, tuple(quick.hosts),
+    stats = tree.stats.model_copy(update={"js_time_ms": 0.0})  # (this read's is put in after)
+    return (_Same(tree.root), tree.url, tree.title, tree.scroll, tree.viewport, tree.document,
+            stats, tree.focused_ref, tuple(quick.hosts),
             tuple((r.frame, r.prefix, r.text, r.error, r.key, r.frame.url, r.frame.name)
                   for r in reads[1:]))
 

@@ -361,8 +361,9 @@ class World:
 
     _lines: WeakKeyDictionary[Page, DirectLine] = field(
         default_factory=WeakKeyDictionary, init=False, repr=False, compare=False)
-    _frame_lines: WeakKeyDictionary[Frame, DirectLine] = field(
+    _frame_lines: WeakKeyDictionary[Frame, tuple[str, DirectLine]] = field(
         default_factory=WeakKeyDictionary, init=False, repr=False, compare=False)
+    """Each child frame's own line, with the origin of the document it was made for."""
     _tokens: WeakKeyDictionary[Frame, str] = field(
         default_factory=WeakKeyDictionary, init=False, repr=False, compare=False)
 
@@ -382,13 +383,16 @@ class World:
     def frame_line(self, frame: Frame) -> DirectLine | None:
         """The direct line to the worlds of a child frame in a renderer process of its own
         (one that shares its page's renderer never opens a session on this line: it is read
-        through the page's line)."""
+        through the page's line). A line that found no target of its own is made again once
+        the frame shows a document of another origin (it may have moved to a process of its
+        own)."""
         if self.engine is None or frame.parent_frame is None:
             return None
+        origin = _origin_of(frame.url)
         found = self._frame_lines.get(frame)
-        if found is None:
-            found = self._frame_lines[frame] = DirectLine()
-        return found
+        if found is None or (not found[1].usable and found[0] != origin):
+            found = self._frame_lines[frame] = (origin, DirectLine())
+        return found[1]
 
     async def extract(self, frame: Frame, opts: dict[str, Any], timeout_s: float) -> Any:
         """The extractor's output (a JSON string) for one frame: through a direct line once
@@ -397,6 +401,8 @@ class World:
         if self.engine is None:
             return await _bounded(self._main_extract(frame, opts), timeout_s)
         opts = {**opts, "clickProbe": CLICK_PROBE}
+        clock = asyncio.get_running_loop().time
+        deadline = clock() + timeout_s  # (one bound for every way tried)
         token = self._tokens.get(frame)
         if token is None:
             token = self._tokens[frame] = secrets.token_hex(8)
@@ -411,14 +417,15 @@ class World:
         if line is not None:
             lines.append((line, frame.page, top))
         for line, _, _ in lines:
-            text = await line.extract(token, opts, timeout_s)
+            text = await line.extract(token, opts, _left(deadline, clock()))
             if text is not None:
                 return text
         for line, target, its_top in lines:
             line.look(target, token, top=its_top)
         locator = frame.locator(_selector(self.engine, "x", {**opts, "lineToken": token}))
+        left = _left(deadline, clock())
         try:
-            text = await _bounded(locator.text_content(timeout=timeout_s * 1000), timeout_s)
+            text = await _bounded(locator.text_content(timeout=left * 1000), left)
         finally:
             for line, _, its_top in lines:
                 line.engine_ran(token, top=its_top)
@@ -516,6 +523,19 @@ _pending: set[asyncio.Future[None]] = set()
 async def _dispose(box: ElementHandle) -> None:
     with contextlib.suppress(PlaywrightError):
         await box.dispose()
+
+
+def _left(deadline: float, now: float) -> float:
+    """Seconds left before ``deadline``; the builtin :class:`TimeoutError` when none are."""
+    if now >= deadline:
+        raise TimeoutError
+    return deadline - now
+
+
+def _origin_of(url: str) -> str:
+    """The scheme and host part of ``url`` (the whole of it where there is none)."""
+    scheme, sep, rest = url.partition("://")
+    return f"{scheme}{sep}{rest.split('/', 1)[0]}" if sep else url
 
 
 async def _bounded(awaitable: Any, timeout_s: float) -> Any:
