@@ -248,3 +248,34 @@ def test_a_frame_that_moves_out_of_its_pages_renderer_gets_a_line_of_its_own(
     own = world.frame_line(frame)
     assert own is not None and own is not first
     assert _read_until_served(tab, own) == text
+
+
+def test_a_frame_inside_a_frame_of_another_site_is_read_by_that_frames_line(
+        tab: Tab, site: SiteServer) -> None:
+    # The middle frame is of another site (a process and a target of its own); the inner one,
+    # of the middle one's origin, shares its process: the middle frame's line serves both.
+    middle = f"http://a.hostile.test:{site.port}/extract/nest-middle.html"
+    tab.goto(site.url("/extract/cross.html#" + middle))
+    _wait_for_frame_url(tab, "a.hostile.test:")
+    deadline = time.monotonic() + 10
+    while len(tab.page.frames) < 3:
+        assert time.monotonic() < deadline, "the inner frame did not load"
+        time.sleep(0.05)
+    first = tab.snapshot(interactive_only=False).text
+    assert "Middle button" in first and "Frame button" in first
+    outer = next(f for f in tab.page.frames[1:] if f.url.endswith("nest-middle.html"))
+    inner = next(f for f in tab.page.frames[1:] if f.url.endswith("child.html"))
+    world = tab.core.refs.world
+    line = world.frame_line(outer)
+    assert line is not None
+    for _ in range(40):
+        before = line.reads
+        text = tab.snapshot(interactive_only=False).text
+        if line.reads == before + 2:  # the middle frame and the inner one
+            break
+        time.sleep(0.05)
+    else:
+        raise AssertionError("the inner frame was never read by the middle frame's line")
+    assert text == first
+    own = world.frame_line(inner)
+    assert own is not None and own.reads == 0

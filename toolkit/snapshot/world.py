@@ -408,11 +408,19 @@ class World:
             token = self._tokens[frame] = secrets.token_hex(8)
         top = frame.parent_frame is None
         # (line, its target, whether the frame is that target's top frame): a child frame's
-        # own line first, which serves it only where it has a renderer process of its own
+        # own line first, which serves it only where it has a renderer process of its own,
+        # then those of the frames above it that do (a frame of its parent's origin shares
+        # that parent's process, and target), then the page's
         lines: list[tuple[DirectLine, Page | Frame, bool]] = []
         own = self.frame_line(frame)
         if own is not None:
             lines.append((own, frame, True))
+        above = frame.parent_frame
+        while above is not None and above.parent_frame is not None:
+            found = self._frame_lines.get(above)
+            if found is not None and found[1].usable:
+                lines.append((found[1], above, False))
+            above = above.parent_frame
         line = self.line(frame.page)
         if line is not None:
             lines.append((line, frame.page, top))
