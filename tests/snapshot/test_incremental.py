@@ -1047,6 +1047,22 @@ def test_a_sheet_of_another_origin_is_read_over_devtools_once_per_document(
 
 
 
+def test_sheets_asked_for_before_the_page_had_a_devtools_session_are_still_read(
+        tab: Tab, site: SiteServer, other_site: SiteServer) -> None:
+    """The sheets of another origin may be asked for before any look opened the page's
+    DevTools session (the first read's look and the sheet reading both start after it, in
+    the background): the reading opens the session itself rather than give nothing, which
+    made the next read a full one."""
+    sheet = other_site.url("/extract/pointer-more.css")
+    tab.goto(site.url("/extract/pointer.html?sheet=" + sheet))
+    page = tab.core.page
+    world = tab.core.refs.world
+    line = world.line(page)
+    assert line is not None and line.reads == 0  # (no read yet: no look, no session)
+    got = tab.runner.run(world.sheet_texts(page, [sheet], 5.0))
+    assert got is not None and ".card h2" in got[sheet]
+
+
 def _hide(name: str, how: str = "e.style.display = e.style.display ? '' : 'none'") -> str:
     """A script that hides the ``data-hide`` element ``name`` where it shows, and shows it
     where it is hidden (or does ``how`` to it)."""

@@ -110,6 +110,8 @@ class DirectLine:
         self._ran = asyncio.Event()
         """Set when an engine read announced to :meth:`look` is done."""
         self._usable = True
+        self._opening = asyncio.Lock()
+        """Held while the session is being opened (a look and a sheet reading may both)."""
         self.reads = 0
         """Reads this line served (for tests and benchmarks)."""
 
@@ -157,16 +159,22 @@ class DirectLine:
         self.reads += 1
         return value
 
-    async def sheet_texts(self, hrefs: Collection[str],
+    async def sheet_texts(self, target: Page | Frame, hrefs: Collection[str],
                           timeout_s: float) -> dict[str, str] | None:
-        """The text of each style sheet of the page's documents loaded from an address in
-        ``hrefs`` (the first such sheet's), as DevTools reads it (a page's world cannot read a
-        sheet of another origin): those read before the browser stopped answering or the time
-        ran out. ``None`` when the line has no DevTools session yet (ask again later). At most
+        """The text of each style sheet of ``target``'s documents (the line's) loaded from an
+        address in ``hrefs`` (the first such sheet's), as DevTools reads it (a page's world
+        cannot read a sheet of another origin): those read before the browser stopped
+        answering or the time ran out. ``None`` when the line has no DevTools session on
+        ``target`` and cannot open one (ask again later). At most
         :data:`SHEETS_MAX` sheets and :data:`SHEET_TEXT_MAX` characters in all are given. The
         CSS domain is on only while they are read."""
-        session = self._session
         wanted = set(list(hrefs)[:SHEETS_MAX])
+        deadline = asyncio.get_running_loop().time() + timeout_s  # (one bound for all of it)
+        try:
+            async with asyncio.timeout_at(deadline):
+                session = await self._session_on(target)
+        except (PlaywrightError, TimeoutError):
+            return None
         if session is None:
             return None
         ids: dict[str, str] = {}
@@ -182,7 +190,7 @@ class DirectLine:
         room = SHEET_TEXT_MAX
         session.on("CSS.styleSheetAdded", added)
         try:
-            async with asyncio.timeout(timeout_s):
+            async with asyncio.timeout_at(deadline):
                 await session.send("DOM.enable")
                 await session.send("CSS.enable")  # lists every sheet before it answers
                 for url, sheet in list(ids.items()):  # (more may come meanwhile)
@@ -262,10 +270,11 @@ class DirectLine:
         except TimeoutError:
             self._wanted.clear()  # busy: looked for again after a read
 
-    async def _list(self, target: Page | Frame) -> list[int] | None:
-        """The isolated execution contexts of ``target``; ``None`` when it has no DevTools
-        target of its own (a frame of its page's renderer) or none at all (the engine's way
-        only from then on)."""
+    async def _session_on(self, target: Page | Frame) -> CDPSession | None:
+        """The line's DevTools session, opened on ``target`` if it has none (one opening at a
+        time); ``None`` when ``target`` is gone, or has no DevTools target of its own (a
+        frame of its page's renderer) or none at all (the engine's way only from then
+        on)."""
         if isinstance(target, Page):
             page, gone = target, target.is_closed()
         else:
@@ -273,15 +282,22 @@ class DirectLine:
             gone = page.is_closed() or target.is_detached()
         if gone:
             return None
-        if self._session is None:
-            try:
-                self._session = await page.context.new_cdp_session(target)
-            except PlaywrightError as exc:
-                if "closed" in str(exc).lower():
-                    raise
-                self._usable = False
-                return None
-        session = self._session
+        async with self._opening:
+            if self._session is None and self._usable:
+                try:
+                    self._session = await page.context.new_cdp_session(target)
+                except PlaywrightError as exc:
+                    if "closed" in str(exc).lower():
+                        raise
+                    self._usable = False
+        return self._session
+
+    async def _list(self, target: Page | Frame) -> list[int] | None:
+        """The isolated execution contexts of ``target``; ``None`` where the line has no
+        session on it (see :meth:`_session_on`)."""
+        session = await self._session_on(target)
+        if session is None:
+            return None
         contexts: list[dict[str, Any]] = []
 
         def seen(event: dict[str, Any]) -> None:

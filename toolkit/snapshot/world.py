@@ -443,9 +443,9 @@ class World:
                           timeout_s: float) -> dict[str, str] | None:
         """Texts of ``page``'s style sheets loaded from ``hrefs``, as DevTools reads them (see
         :meth:`DirectLine.sheet_texts`); ``None`` where there is no direct line (the page's
-        main world) or it has no DevTools session yet."""
+        main world) or it cannot open a DevTools session."""
         line = self.line(page)
-        return await line.sheet_texts(hrefs, timeout_s) if line is not None else None
+        return await line.sheet_texts(page, hrefs, timeout_s) if line is not None else None
 
     async def _main_extract(self, frame: Frame, opts: dict[str, Any]) -> Any:
         key = f"{opts.get('registryKey')}_extract"
