@@ -21,7 +21,8 @@ can pose as it. A frame in another renderer process (another origin, with site i
 not among this page's contexts: DevTools gives it a target of its own, and a line of its own
 (made by the world, looking on a session opened on that frame) finds its worlds there; the
 page's line stops looking for it after a few misses. A frame of the page's renderer has no
-target of its own: its own line finds it cannot open a session and is never used again.
+target of its own: its own line finds it cannot open a session and is not used again (the
+world makes a new one once the frame shows a document of another origin).
 Looks run in the background and never delay a read.
 
 The line also reads, once per document that names them, the style sheets of other origins

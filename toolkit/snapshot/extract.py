@@ -24,7 +24,6 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
-from urllib.parse import urlsplit
 
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Frame
@@ -52,6 +51,7 @@ from .script import (
     watch_token,
     with_updates,
 )
+from .world import url_origin
 
 if TYPE_CHECKING:
     from playwright.async_api import Page
@@ -445,18 +445,8 @@ def _apart(frame: Frame) -> bool:
     likely in a renderer process of its own (site isolation): worth reading alongside its
     parent. ``about:``, ``data:``, ``blob:`` and ``srcdoc`` documents share their parent's."""
     parent = frame.parent_frame
-    mine = _origin(frame.url)
-    return mine is not None and (parent is None or mine != _origin(parent.url))
-
-
-def _origin(url: str) -> tuple[str, str, int | None] | None:
-    try:
-        parts = urlsplit(url)
-        if parts.scheme not in ("http", "https"):
-            return None
-        return (parts.scheme, parts.hostname or "", parts.port)
-    except ValueError:  # a malformed port
-        return None
+    mine = url_origin(frame.url)
+    return mine is not None and (parent is None or mine != url_origin(parent.url))
 
 
 def _frame_error(exc: BaseException) -> str:

@@ -37,7 +37,7 @@ import secrets
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit
 from weakref import WeakKeyDictionary
 
 from playwright.async_api import ElementHandle, Frame
@@ -54,7 +54,11 @@ if TYPE_CHECKING:
     from playwright.async_api import Page, Playwright
 
 __all__ = ["CLICK_PROBE", "ENGINE_NAME", "PRISTINE_KEY", "IsolationWarning", "Spot", "World",
-           "click_responder_js", "engine_source", "register_engine"]
+           "click_responder_js", "engine_source", "register_engine", "url_origin"]
+
+Origin = tuple[str, str, int | None]
+"""A document's origin: scheme, host and port (see :func:`url_origin`)."""
+
 
 class IsolationWarning(UserWarning):
     """webrefs reads a browser's pages in the pages' own JavaScript world, not in a world of
@@ -361,7 +365,7 @@ class World:
 
     _lines: WeakKeyDictionary[Page, DirectLine] = field(
         default_factory=WeakKeyDictionary, init=False, repr=False, compare=False)
-    _frame_lines: WeakKeyDictionary[Frame, tuple[str, DirectLine]] = field(
+    _frame_lines: WeakKeyDictionary[Frame, tuple[Origin | None, DirectLine]] = field(
         default_factory=WeakKeyDictionary, init=False, repr=False, compare=False)
     """Each child frame's own line, with the origin of the document it was made for."""
     _tokens: WeakKeyDictionary[Frame, str] = field(
@@ -388,7 +392,7 @@ class World:
         own)."""
         if self.engine is None or frame.parent_frame is None:
             return None
-        origin = _origin_of(frame.url)
+        origin = url_origin(frame.url)
         found = self._frame_lines.get(frame)
         if found is None or (not found[1].usable and found[0] != origin):
             found = self._frame_lines[frame] = (origin, DirectLine())
@@ -540,10 +544,17 @@ def _left(deadline: float, now: float) -> float:
     return deadline - now
 
 
-def _origin_of(url: str) -> str:
-    """The scheme and host part of ``url`` (the whole of it where there is none)."""
-    scheme, sep, rest = url.partition("://")
-    return f"{scheme}{sep}{rest.split('/', 1)[0]}" if sep else url
+def url_origin(url: str) -> Origin | None:
+    """The origin (scheme, host, port) of an ``http:`` or ``https:`` address; ``None`` for
+    any other (``about:``, ``data:``, ``blob:``, ``srcdoc``: a document of its parent's
+    origin) or a malformed one."""
+    try:
+        parts = urlsplit(url)
+        if parts.scheme not in ("http", "https"):
+            return None
+        return (parts.scheme, parts.hostname or "", parts.port)
+    except ValueError:  # a malformed port
+        return None
 
 
 async def _bounded(awaitable: Any, timeout_s: float) -> Any:
