@@ -3,6 +3,7 @@ after any change (seen by the document's watch or not) is what a full read gives
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Iterator
 from typing import Any
@@ -10,7 +11,9 @@ from typing import Any
 import pytest
 from webrefs import Tab
 from webrefs.models import Node, PageTree
+from webrefs.snapshot import extract as extract_module
 from webrefs.snapshot.extract import ExtractLimits
+from webrefs.snapshot.script import retexted_since
 
 from tests.helpers.extracting import evaluate, extract, find, find_all, same
 from tests.helpers.procs import wait_until
@@ -1210,6 +1213,34 @@ def test_an_element_put_in_is_walked_alone_into_its_place(
     test_an_element_taken_out_is_spliced_out_alone)."""
     script, put_in, taken_out = INSERTS[what]
     _in_and_out(tab, site.url("/extract/inserts.html"), script, (put_in, taken_out))
+
+
+def test_what_content_put_in_moves_comes_as_whole_subtrees_moved(
+        tab: Tab, site: SiteServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A paragraph put in near the top moves everything below it by its height: the answer
+    names each subtree that moved as one once ([path, dx, dy]), not box by box, and the
+    host's tree is what a full read gives; taken out again, the same moved back."""
+    answers: list[dict[str, Any]] = []
+
+    def seen(text: object, token: str, kept: Any) -> Any:
+        answers.append(json.loads(str(text)))
+        return retexted_since(text, token, kept)
+
+    monkeypatch.setattr(extract_module, "retexted_since", seen)
+    tab.goto(site.url("/extract/inserts.html"))
+    link = find(extract(tab), role="link", name="with a link")
+    assert link.box is not None
+    for turn, (change, down) in enumerate(((INSERTS["a paragraph after a paragraph"][0], True),
+                                           (_TAKE_OUT, False))):
+        evaluate(tab, change)
+        got = extract(tab)
+        assert same(got, full(tab)) is None, f"turn {turn}"
+        assert len(answers) == turn + 1
+        shifts = answers[-1]["shifts"]
+        assert shifts and all(dx == 0 and (dy > 0) == down for _, dx, dy in shifts), shifts
+        moved = find(got, role="link", name="with a link")
+        assert moved.ref == link.ref and moved.box is not None
+        assert (moved.box.y > link.box.y) if down else moved.box == link.box
 
 
 def test_an_element_put_in_where_a_rule_styles_elements_by_their_place_walks_its_parent(

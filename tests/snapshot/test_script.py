@@ -467,6 +467,71 @@ def _nodes(node: Node) -> list[Node]:
     return [node, *(n for k in node.children for n in _nodes(k))]
 
 
+def _moved_tree() -> QuickRead:
+    """A kept read whose body holds a section of three boxes (one with no box of its own)
+    above a footer, and the text run of VALID."""
+    section = {"tag": "section", "role": "region", "box": [0, 100, 800, 300], "children": [
+        {"tag": "a", "role": "link", "name": "One", "ref": "e1", "box": [10, 110, 50, 20]},
+        {"tag": "div", "children": [
+            {"tag": "a", "role": "link", "name": "Two", "ref": "e2", "box": [10, 140, 50, 20],
+             "inViewport": True}]},
+        {"text": "note"}]}
+    footer = {"tag": "footer", "role": "contentinfo", "box": [0, 400, 800, 60]}
+    kept = quick_read(json.dumps({**VALID, "root": {"tag": "body", "children": [
+        section, footer, {"text": "hello"}]}}))
+    assert kept is not None
+    return kept
+
+
+def test_a_subtree_that_moved_as_one_moves_every_box_it_holds() -> None:
+    """A shift names a subtree once: every box in it, its root's included, moves by dx, dy;
+    flips, names and boxes set in it still apply; the new subtrees of the answer and boxes
+    outside the subtree stay as given."""
+    kept = _moved_tree()
+    text = _retexted(nodes=[], flips=[[0, 1, 0]], boxes=[[[1], [0, 460, 800, 60]]],
+                     names=[[[0, 0], "One more"]], shifts=[[[0], 0, 25]],
+                     splices=[[[0], 2, 3, [{"text": "new note"}]]])
+    edited = retexted_since(text, "w1.abc", kept)
+    assert edited is not None
+    section, footer, run = edited[0].tree.root.children
+    one, holder, note = section.children
+    assert section.box == (0, 125, 800, 300) and one.box == (10, 135, 50, 20)
+    assert holder.box is None and holder.children[0].box == (10, 165, 50, 20)
+    assert not holder.children[0].in_viewport and one.name == "One more"
+    assert note.text == "new note" and note.box is None
+    assert footer.box == (0, 460, 800, 60)  # (a box of its own: not in the subtree moved)
+    assert run is kept.tree.root.children[2]  # untouched nodes are shared, not copied
+    assert kept.tree.root.children[0].box == (0, 100, 800, 300)  # the kept tree stays
+    # the same through a read after the page's own scroll
+    scrolled = rescrolled_since(_rescrolled(flips=[], boxes=[], shifts=[[[1], -4, 8]]),
+                                "w1.abc", kept)
+    assert scrolled is not None
+    assert scrolled[0].tree.root.children[1].box == (-4, 408, 800, 60)
+    assert scrolled[0].tree.root.children[0] is kept.tree.root.children[0]
+
+
+@pytest.mark.parametrize("shifts", [
+    [[[5], 0, 25]],  # no such node
+    [[[0, 0, 0], 0, 25]],  # below a leaf
+    [[["0"], 0, 25]],  # not a path
+    [[[0], 0.5, 25]],  # not whole pixels
+    [[[0], 0]],  # no dy
+])
+def test_a_shift_that_does_not_fit_the_kept_read_is_refused(shifts: list[object]) -> None:
+    assert retexted_since(_retexted(nodes=[], flips=[], boxes=[], shifts=shifts), "w1.abc",
+                          _moved_tree()) is None
+
+
+def test_a_shift_inside_a_new_subtree_or_of_a_replaced_node_is_refused() -> None:
+    kept = _moved_tree()
+    new_section = {"tag": "section", "role": "region", "box": [0, 100, 800, 300]}
+    for shifts in ([[[0], 0, 25]], [[[0, 1], 0, 25]]):
+        assert retexted_since(_retexted(nodes=[[[0], new_section]], flips=[], boxes=[],
+                                        shifts=shifts), "w1.abc", kept) is None
+    assert retexted_since(_retexted(nodes=[], flips=[], boxes=[], shifts=[[[0, 2], 0, 9]],
+                                    splices=[[[0], 1, 3, []]]), "w1.abc", kept) is None
+
+
 def test_the_refs_checked_after_a_partial_read_are_those_of_its_new_subtrees() -> None:
     """A read that replaced parts of a kept one names its new subtrees (``fresh``): the
     host checks their refs (a ref another frame gave is refused), not the kept rest's again."""

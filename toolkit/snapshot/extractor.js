@@ -32,16 +32,20 @@
  *   since           the `watch` token of this document's last output: when nothing changed
  *                   since, the answer is {version, unchanged: token, jsTimeMs}; when only the
  *                   page's own scroll did, {version, rescrolled: token, scroll, document,
- *                   flips, boxes, jsTimeMs, watch}: the last output with these scroll offsets
- *                   and document size, inViewport turned over on the nodes at the `flips`
- *                   paths (child indexes from root) and `boxes` ([path, box] each); when
+ *                   flips, boxes, shifts, jsTimeMs, watch}: the last output with these scroll
+ *                   offsets and document size, inViewport turned over on the nodes at the
+ *                   `flips` paths (child indexes from root), the boxes at `boxes` ([path, box]
+ *                   each) and every box of each subtree at `shifts` moved ([path, dx, dy]
+ *                   each: the boxes it holds, its root's included, at x + dx, y + dy; in a
+ *                   retexted answer only the kept ones, not those of `nodes` or `splices`,
+ *                   which come as they are now); when
  *                   only parts of it changed, {version, retexted: token, nodes, splices,
- *                   names, flips, boxes, frames, hosted, document, focusedRef, nextRef,
+ *                   names, flips, boxes, shifts, frames, hosted, document, focusedRef, nextRef,
  *                   stats, jsTimeMs, watch}: the last output with the nodes at the `nodes`
  *                   paths replaced ([path, node] each), ranges of children replaced
  *                   (`splices`: [path, start, end, nodes] each), the names at the `names`
  *                   paths ([path, name]), the iframe nodes at the `frames` paths given their
- *                   new content origin ([path, cx, cy]), and flips, boxes, document,
+ *                   new content origin ([path, cx, cy]), and flips, boxes, shifts, document,
  *                   focusedRef, nextRef and stats as given; `hosted` lists the iframe nodes
  *                   of the new subtrees, each [path once applied, key, cx, cy] (null)
  *   sheetTexts      {doc, texts: {address: text}}: style sheets of other origins that the
@@ -339,7 +343,8 @@
   const last = (l) => (l.length ? l[l.length - 1] : null);
   // (:open: a picker shown, where the browser knows the class)
   const OPEN = CSS.supports('selector(:open)') ? ':open' : null;
-  let hovNow = null;  // the elements under the pointer (:hover), as stateNow found them
+  // the elements under the pointer (:hover), as stateNow found them
+  let hovNow = null;
   // what may change with no event yet (a scroll's event comes at the next frame)
   const stateNow = () => {
     let a = doc.activeElement;
@@ -390,31 +395,54 @@
   };
   // the last output's nodes in `changed` (node -> [in the viewport, new box or null]) take
   // their change, and the iframe nodes in `reframed` (node -> [cx, cy]) their content origin,
-  // subtrees in `skip` left out; [paths of those turned over, [path, box] ..., [path, cx, cy] ...]
+  // subtrees in `skip` left out; [paths of those turned over, [path, box] ..., [path, cx, cy]
+  // ..., [path, dx, dy] ...]. A subtree of two boxes or more that moved as one (every box in
+  // it by the same dx, dy, none resized; a box not in `changed` moved by 0, 0) is named once
+  // by the last list (its topmost node's path) instead of box by box: content put in or
+  // taken out moves everything below it, often most of the page.
   const turn = (changed, skip, reframed = new Map()) => {
-    const flips = [], boxes = [], frames = [];
-    if (!changed.size && !reframed.size) return [flips, boxes, frames];
-    const path = [];  // (one path, copied only where a node changed)
-    const visit = (n) => {
-      const c = changed.get(n), f = reframed.get(n);
+    const flips = [], boxes = [], frames = [], shifts = [];
+    if (!changed.size && !reframed.size) return [flips, boxes, frames, shifts];
+    // moveOf: a subtree's move, null where it holds no box, 0 where its boxes moved unlike,
+    // else [dx, dy, how many boxes]; `whole` keeps those of two boxes or more that moved
+    // (the walk below names the topmost)
+    const whole = new Map();
+    const moveOf = (n) => {
+      const c = n.box && changed.get(n), nb = c && c[1], b = n.box;
+      let m = !b ? null : !nb ? [0, 0, 1] : nb[2] !== b[2] || nb[3] !== b[3] ? 0 : [nb[0] - b[0], nb[1] - b[1], 1];
+      for (const kid of n.children || []) {
+        const k = skip && skip.has(kid) ? null : moveOf(kid);
+        if (m === 0 || !k) m = k === 0 ? 0 : m;
+        else if (!m) m = k;
+        else m = k[0] !== m[0] || k[1] !== m[1] ? 0 : [m[0], m[1], m[2] + k[2]];
+      }
+      if (m && m[2] > 1 && (m[0] || m[1])) whole.set(n, m);
+      return m;
+    };
+    if ([...changed.values()].some((c) => c[1])) moveOf(W.last.root);
+    // (one path, copied only where a node changed)
+    const path = [];
+    const visit = (n, moved) => {
+      const c = changed.get(n), f = reframed.get(n), w = !moved && whole.get(n);
+      if (w) { shifts.push([path.slice(), w[0], w[1]]); moved = true; }
       if (c) {
         if (c[0] !== !!n.inViewport) {
           flips.push(path.slice());
           if (c[0]) n.inViewport = true; else delete n.inViewport;
         }
-        if (c[1]) { boxes.push([path.slice(), c[1]]); n.box = c[1]; }
+        if (c[1]) { if (!moved) boxes.push([path.slice(), c[1]]); n.box = c[1]; }
       }
       if (f) { frames.push([path.slice(), f[0], f[1]]); n.frame.cx = f[0]; n.frame.cy = f[1]; }
       const kids = n.children;
       if (kids) {
         for (let i = 0; i < kids.length; i++) {
           if (skip && skip.has(kids[i])) continue;
-          path.push(i); visit(kids[i]); path.pop();
+          path.push(i); visit(kids[i], moved); path.pop();
         }
       }
     };
-    visit(W.last.root);
-    return [flips, boxes, frames];
+    visit(W.last.root, false);
+    return [flips, boxes, frames, shifts];
   };
   // an element that stayed put in the viewport and is (or was) left of or above the page:
   // whether where it is on the page decides nothing new. So when the scroll was along one
@@ -461,14 +489,14 @@
     }
     const unplaced = { left: 0, top: 0 };  // (an iframe with no box)
     if (framesMoved((el) => now.get(el) || unplaced, nsx, nsy).size) return null;
-    const [flips, boxes] = turn(changed, null);
+    const [flips, boxes, , shifts] = turn(changed, null);
     const se = doc.scrollingElement || doc.documentElement;
     L.scroll = { x: nsx, y: nsy };
     L.document = { width: se ? se.scrollWidth : ivw, height: se ? se.scrollHeight : ivh };
     seeState();
     W.token = L.watch = PREFIX + 'w' + ++W.n + '.' + Math.random().toString(36).slice(2);
     return JSON.stringify({ version: 2, rescrolled: since, scroll: L.scroll, document: L.document,
-      flips, boxes, jsTimeMs: performance.now() - t0, watch: W.token });
+      flips, boxes, shifts, jsTimeMs: performance.now() - t0, watch: W.token });
   };
   // (focusMoved: the focused element is another; focal: those read again for that alone;
   // hovers: the elements the pointer left or reached, read again where a sheet's :hover
@@ -850,7 +878,8 @@
   // :has() compounds]
   const rulesDo = (top) => {
     const keys = [];
-    let has = false;  // a selector that may match upwards (:has), or a sheet that may hold one
+    // a selector that may match upwards (:has), or a sheet that may hold one
+    let has = false;
     let focus = false, sib = false, pos = false;
     const hover = new Set(), valid = new Set(), sibc = new Set(), hasc = new Set();
     for (const st = [top]; st.length;) {
@@ -1291,7 +1320,8 @@
   const pushItems = (items, p, d, sup, inter, cur) => {
     for (let i = items.length - 1; i >= 0; i--) stack.push(cur, inter, sup, d, p, items[i]);
   };
-  const pointerOnly = [];  // [node, element] clickable by their cursor alone, with children
+  // [node, element] clickable by their cursor alone, with children
+  const pointerOnly = [];
   // where a walk stopped at maxNodes: [the stack, the subtrees open (see `open`)], for a read
   // that has room for more to go on from (see reread)
   let cutAt = null;
@@ -1400,7 +1430,8 @@
   // ... as above, 0-18, then where what it holds starts (19) and ends (20) among the parent
   // node's children]
   const wrapOf = new Map();
-  const open = [];  // entry, stack height under its items; ... (subtrees being walked)
+  // entry, stack height under its items; ... (subtrees being walked)
+  const open = [];
   const counts = () => [visited, skipped, emitted, cuts.maxTextPerNode, cuts.maxAttr, cuts.maxOptions];
   const close = (h) => {
     while (open.length && open[open.length - 1] >= h) {
@@ -2056,7 +2087,7 @@
       const moved = box[0] !== b[0] || box[1] !== b[1] || box[2] !== b[2] || box[3] !== b[3];
       if (moved || iv !== !!n.inViewport) changed.set(n, [iv, moved ? box : null]);
     }
-    const [flips, boxes, frames] = turn(changed, gone, reframed);
+    const [flips, boxes, frames, shifts] = turn(changed, gone, reframed);
     // what wrappers gave takes the place of what they gave before, the last in the document
     // first in each parent node (so the places of those before it stand; the host does the
     // same in this order); the other wrappers of that parent node move along
@@ -2160,7 +2191,7 @@
     L.stats = { domNodes: doc.getElementsByTagName('*').length, visitedNodes: visited, emittedNodes: emitted,
       skippedHidden: skipped, jsTimeMs: ms, truncated: order.length > 0, truncatedReasons: order };
     W.token = L.watch = PREFIX + 'w' + ++W.n + '.' + Math.random().toString(36).slice(2);
-    return JSON.stringify({ version: 2, retexted: o.since, nodes, splices, names: named, flips, boxes, frames, hosted,
+    return JSON.stringify({ version: 2, retexted: o.since, nodes, splices, names: named, flips, boxes, shifts, frames, hosted,
       document: L.document, focusedRef: L.focusedRef, nextRef: next, stats: L.stats, jsTimeMs: ms, watch: W.token });
   }
 

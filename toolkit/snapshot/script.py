@@ -274,6 +274,8 @@ class _Rescrolled(BaseModel):
     """Paths (child indexes from the root) of the nodes that came into or left the viewport."""
     boxes: list[tuple[list[StrictInt], Box]]
     """Path and new box of each node fixed to the viewport (so moved on the page)."""
+    shifts: list[tuple[list[StrictInt], StrictInt, StrictInt]] = []
+    """Path, ``dx`` and ``dy`` of each subtree whose every box moved by that much, alike."""
     js_time_ms: float = Field(alias="jsTimeMs")
     watch: str = Field(pattern=rf"^{_TOKEN}$")
 
@@ -302,7 +304,8 @@ def rescrolled_since(text: object, token: str, kept: QuickRead) -> tuple[QuickRe
     if out is None or out.version != FORMAT_VERSION or out.rescrolled != token:
         return None
     tree = kept.tree
-    updates = _updates(tree.root, out.flips, [(p, "box", b) for p, b in out.boxes])
+    updates = _updates(tree.root, out.flips, [*((p, "box", b) for p, b in out.boxes),
+                                              *_shifts(out.shifts)])
     if updates is None:
         return None
     stats = tree.stats.model_copy(update={"js_time_ms": out.js_time_ms})
@@ -334,7 +337,11 @@ class _Retexted(BaseModel):
     flips: list[list[StrictInt]]
     """Paths of the nodes that came into or left the viewport (moved by the edit)."""
     boxes: list[tuple[list[StrictInt], Box]]
-    """Path and new box of each node the edit moved or resized."""
+    """Path and new box of each node the edit moved or resized, but those of ``shifts``."""
+    shifts: list[tuple[list[StrictInt], StrictInt, StrictInt]] = []
+    """Path, ``dx`` and ``dy`` of each subtree whose every kept box the edit moved by that
+    much, alike (content put in or taken out moves all below it). The new subtrees of
+    ``nodes`` and ``splices`` are this read's, and are not moved."""
     frames: list[tuple[list[StrictInt], StrictInt, StrictInt]] = []
     """Path and new content origin (``cx``, ``cy``) of each iframe node the edit moved."""
     hosted: list[tuple[list[StrictInt], StrictInt, StrictInt, StrictInt]] = []
@@ -381,7 +388,8 @@ def retexted_since(text: object, token: str, kept: QuickRead) -> tuple[QuickRead
     for path, start, end, new in out.splices:
         spliced.setdefault(tuple(path), []).append((start, end, new))
     updates = _updates(tree.root, out.flips, [
-        *((p, "name", n) for p, n in out.names), *((p, "box", b) for p, b in out.boxes)],
+        *((p, "name", n) for p, n in out.names), *((p, "box", b) for p, b in out.boxes),
+        *_shifts(out.shifts)],
         {tuple(path): node for path, node in out.nodes}, spliced)
     if updates is None:
         return None
@@ -403,6 +411,11 @@ def retexted_since(text: object, token: str, kept: QuickRead) -> tuple[QuickRead
         hosts = sorted([*hosts, *((path, *at) for path, at in hosted.items())])
     fresh = [*(node for _, node in out.nodes), *(n for *_, new in out.splices for n in new)]
     return QuickRead(moved, out.next_ref, kept.root_missing, hosts, fresh), out.watch
+
+
+def _shifts(shifts: list[tuple[list[int], int, int]]) -> list[tuple[list[int], str, Any]]:
+    """An answer's moved subtrees as fields for :func:`_updates` (see :func:`with_updates`)."""
+    return [(p, SHIFT, (dx, dy)) for p, dx, dy in shifts]
 
 
 def _walked_again(path: tuple[int, ...], replaced: set[tuple[int, ...]],
@@ -449,11 +462,16 @@ def _moved_by(path: tuple[int, ...], spliced: Spliced) -> tuple[int, ...]:
                  for d, i in enumerate(path))
 
 
+SHIFT = "shift"
+"""The field of an update that moves every box of the node's subtree by ``(dx, dy)``."""
+
+
 def _updates(root: Node, flips: list[list[int]], fields: list[tuple[list[int], str, Any]],
              replaced: dict[tuple[int, ...], Node] | None = None, spliced: Spliced | None = None,
              ) -> dict[tuple[int, ...], dict[str, Any] | Node] | None:
     """What :func:`with_updates` takes for an answer: the nodes at ``replaced``'s paths
-    replaced, ``fields`` (path, field, value) set, ``in_viewport`` turned over at ``flips``.
+    replaced, ``fields`` (path, field, value; :data:`SHIFT` moves a subtree's boxes) set,
+    ``in_viewport`` turned over at ``flips``.
     ``None`` when a path names no node of ``root``, or one inside a replaced node or a
     spliced range, or when a spliced range is not among its node's children or overlaps
     another of them.
@@ -518,19 +536,49 @@ class _Edits:
             edits = edits.below.get(i) or edits.below.setdefault(i, _Edits())
         return edits
 
-    def apply(self, node: Node) -> Node:
+    def apply(self, node: Node, dx: float = 0, dy: float = 0) -> Node:
+        """``node`` with these edits, every box of its subtree moved by ``dx``, ``dy`` first
+        (the new nodes of an update or a cut are taken as they are)."""
         here = self.update
         if isinstance(here, Node):
             return here
         change = dict(here or {})
-        if self.below or self.cuts:
+        moved = change.pop(SHIFT, None)
+        if moved is not None:
+            dx, dy = dx + moved[0], dy + moved[1]
+        shifting = bool(dx or dy)
+        if shifting and node.box is not None and "box" not in change:
+            change["box"] = _moved_box(node.box, dx, dy)
+        if self.below or self.cuts or (shifting and node.children):
             kids = list(change.get("children", node.children))
-            for i, sub in self.below.items():
-                kids[i] = sub.apply(kids[i])
+            if shifting:
+                for i, kid in enumerate(kids):
+                    sub = self.below.get(i)
+                    kids[i] = sub.apply(kid, dx, dy) if sub else _shifted(kid, dx, dy)
+            else:
+                for i, sub in self.below.items():
+                    kids[i] = sub.apply(kids[i])
             for start, end, new in self.cuts:
                 kids[start:end] = new
             change["children"] = kids
         return node.model_copy(update=change) if change else node
+
+
+def _moved_box(box: Box, dx: float, dy: float) -> Box:
+    return Box(box.x + dx, box.y + dy, box.w, box.h)
+
+
+def _shifted(node: Node, dx: float, dy: float) -> Node:
+    """``node`` with every box of its subtree moved by ``dx``, ``dy`` (itself where it
+    holds none)."""
+    change: dict[str, Any] = {}
+    if node.box is not None:
+        change["box"] = _moved_box(node.box, dx, dy)
+    if node.children:
+        kids = [_shifted(kid, dx, dy) for kid in node.children]
+        if any(a is not b for a, b in zip(kids, node.children, strict=True)):
+            change["children"] = kids
+    return node.model_copy(update=change) if change else node
 
 
 def with_updates(node: Node, updates: Mapping[tuple[int, ...], dict[str, Any] | Node],
@@ -538,7 +586,9 @@ def with_updates(node: Node, updates: Mapping[tuple[int, ...], dict[str, Any] | 
     """``node`` with the fields of the nodes at ``updates``' paths (relative to it) replaced,
     or the nodes themselves where the update is a node, ranges of children replaced as
     ``spliced`` says (after the updates, which name children as they were), and every node
-    above them copied: the rest of the tree is shared, not copied."""
+    above them copied: the rest of the tree is shared, not copied. A :data:`SHIFT` field
+    ``(dx, dy)`` moves every box of that node's subtree by as much (but a box the updates
+    set, and those of the nodes an update or a cut puts in)."""
     edits = _Edits()
     for path, update in updates.items():
         edits.at(path).update = update
