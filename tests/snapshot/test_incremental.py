@@ -635,6 +635,41 @@ def test_elements_put_in_or_taken_out_walk_only_around_them(
                     alone and page != "?owns")
 
 
+# On a page where an element owns another elsewhere (aria-owns: the listbox at the top owns
+# the option in the aside): (script, whether the read walks only around it). There and back.
+OWNS_EDITS: dict[str, tuple[str, bool]] = {
+    "an item put in a list": (CHILD_EDITS["an item put in a list"][0], True),
+    "a class hides a list item": (ATTR_EDITS["a class hides a list item"][0], True),
+    "a text edited": ("document.getElementById('para').firstChild.data += ' more'", True),
+    "in what holds most of the page": (CHILD_EDITS[
+        "in what holds most of the page, where no sibling rule reaches"][0], True),
+    "the owned option's text": (
+        "document.getElementById('owned').firstChild.data += ' more'", False),
+    "the owned option hidden": (
+        "(e => { e.hidden = !e.hidden; })(document.getElementById('owned'))", False),
+    "what holds the owned option": (
+        "document.querySelector('aside').classList.toggle('wide')", False),
+    "the owner named otherwise": (
+        "(e => e.setAttribute('aria-label', e.getAttribute('aria-label') === 'Picks' ? "
+        "'Choices' : 'Picks'))(document.querySelector('[aria-owns]'))", False),
+}
+
+
+@pytest.mark.parametrize("what", list(OWNS_EDITS))
+def test_a_page_with_aria_owns_is_read_around_changes_away_from_owner_and_owned(
+        tab: Tab, site: SiteServer, what: str) -> None:
+    """Where an element owns another elsewhere (aria-owns), the owned one is walked and named
+    under its owner: a change that nothing walked again holds or is in (neither the owner
+    nor what it owns) is read around it, as on a page without; a change in either, in
+    what holds either, or one that changes what is owned (the option hidden, or taken out:
+    see test_elements_put_in_or_taken_out_walk_only_around_them) walks the page. Every read
+    is what a full read gives."""
+    script, alone = OWNS_EDITS[what]
+    _there_and_back(tab, site.url("/extract/restyle.html?owns"), script, alone)
+    owner = find(extract(tab), role="listbox", name="Picks")  # (there and back: as it was)
+    assert [k.name.startswith("Owned elsewhere") for k in owner.children] == [True]
+
+
 # Changes under elements that were walked but not emitted (wrappers) and have no emitted
 # element above them: (script, whether the read walks only around them). There and back.
 WRAPPER_EDITS: dict[str, tuple[str, bool | tuple[bool, bool]]] = {

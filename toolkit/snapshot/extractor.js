@@ -476,8 +476,10 @@
             !besidePage(el, r, a, nsx, nsy, osx, osy))) return null;
       }
       now.set(el, r);
-      g[i + 1] = r;  // (the next read after a scroll compares with this one; a read that
-    }                // finds anything else walks the page and measures all again)
+      // (the next read after a scroll compares with this one; a read that finds anything
+      // else walks the page and measures all again)
+      g[i + 1] = r;
+    }
     const ivw = win.innerWidth, ivh = win.innerHeight, changed = new Map();
     for (let i = 0; i < W.boxed.length; i += 2) {
       const n = W.boxed[i], r = now.get(W.boxed[i + 1]), b = n.box;
@@ -1651,7 +1653,10 @@
     const wraps = SHADY ? new Map() : W.wrapOf;
     // (a walk cut at maxNodes is cut at the same node again when no subtree changes its count)
     const capped = L.stats.truncatedReasons.includes('maxNodes');
-    if (o.rootSelector || ownsOf.size || !W.counts ||
+    // (aria-owns: only where each element is owned as the last read found it, and nothing
+    // walked again holds or is in an owner or what it owns: see roots)
+    if (o.rootSelector || !W.owned || W.owned.size !== ownedBy.size || !W.counts ||
+        [...ownedBy].some(([x, ow]) => W.owned.get(x) !== ow) ||
         L.stats.truncatedReasons.some((r) => !(r in cuts) && r !== 'maxNodes')) return null;
     // The pointer moved (or pressed and let go): an element it left or reached is read as one
     // whose attributes changed where a readable sheet's :hover may style it (its compound
@@ -1727,7 +1732,7 @@
       } catch (e) { return true; }
       return false;
     };
-    if ((xs.size || adds.length || W.outs.length) && (SHADY || doc.querySelector('[aria-owns]') || (GHAS && hasReached()))) return null;
+    if ((xs.size || adds.length || W.outs.length) && (SHADY || (GHAS && hasReached()))) return null;
     // (nor where a sheet styles what holds the focus, when it moved, or may style what holds
     // a field by its validity, when a field's value or attributes changed: its form or an
     // element above it matches a validity compound; or a field was put in or taken out)
@@ -1897,6 +1902,8 @@
       if (!path) return null;
       roots.push([el, e, e[0] === null ? path.concat(e[19]) : path]);
     }
+    // (what owns an element elsewhere names it by what it holds, and its walk goes there)
+    for (const [el] of roots) for (const [x, ow] of ownedBy) if (el.contains(x) || x.contains(el) || el.contains(ow) || ow.contains(el)) return null;
     // (subtrees that hold half of what was emitted: a walk of the page costs no more; but
     // one taken out, or no longer laid out at all, is walked at no cost)
     const idle = (el) => outs.has(el) || win.getComputedStyle(el).display === 'none';
@@ -1928,7 +1935,8 @@
     const now = new Map(), more = [];
     for (let i = 0; i < g.length; i += 3) {
       const el = g[i], a = g[i + 1];
-      if (!el.isConnected) {  // (taken out with what was taken out, under a root)
+      // (taken out with what was taken out, under a root)
+      if (!el.isConnected) {
         if (W.gone.some((x) => x === el || x.contains(el))) continue;
         return null;
       }
@@ -2170,6 +2178,7 @@
     const sc = new Set(W.sc);
     for (const el of scrollers) if (!sc.has(el)) W.sc.push(el);
     W.counts = counts();
+    W.owned = ownedBy;
     if (resumed || !stillCapped) W.rest = stillCapped ? cutAt : null;
     W.texts = new Set();
     W.attrs = new Set();
@@ -2272,6 +2281,7 @@
       W.skippedList = skippedWhole;
       W.wrapOf = wrapOf;
       W.counts = counts();
+      W.owned = ownedBy;
       W.texts = new Set();
       W.attrs = new Set();
       W.classed = false;
