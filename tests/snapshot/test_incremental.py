@@ -202,6 +202,56 @@ def _in_view(tree: PageTree) -> set[str]:
     return {n.ref for n in _walk(tree) if n.ref and n.in_viewport}
 
 
+def test_a_page_that_animates_forever_is_read_around_what_animates(
+        tab: Tab, site: SiteServer) -> None:
+    """A badge that blinks forever, and a dot in an SVG image that pulses forever (infinite
+    CSS animations), used to make every read a full one. Now each read walks again around
+    the elements animations run on (for the dot, the HTML element that holds its image), as
+    around an element whose class changed, and the rest of the page is kept: an unchanged
+    page, and a text edit elsewhere, are read around them, and each read is what a full read
+    gives."""
+    tab.goto(site.url("/extract/animations.html"))
+    extract(tab)
+    book = tab.core.refs
+    for turn in range(3):
+        if turn == 1:
+            evaluate(tab, "document.getElementById('para').firstChild.data += ' more'")
+        before, walked = book.retexted_reads, book.full_reads
+        got = extract(tab)
+        assert (book.retexted_reads, book.full_reads) == (before + 1, walked), f"turn {turn}"
+        assert same(got, full(tab)) is None, f"turn {turn}"
+    assert any("more" in (n.text or "") for n in _walk(got))
+
+
+@pytest.mark.parametrize("how", [
+    "document.getElementById('bar').classList.add('grow')",  # an animation, once
+    "document.getElementById('box').classList.add('wide')",  # a transition
+])
+def test_an_element_whose_animation_ended_since_is_read_again(
+        tab: Tab, site: SiteServer, how: str) -> None:
+    """An animation or a transition that ran and ended between two reads leaves its element
+    restyled with no mutation and nothing running at the read: its end event has the read
+    walk again around it (it used to walk the page), and what it shows now (the link the
+    box grew to show) is what a full read gives."""
+    tab.goto(site.url("/extract/animations.html"))
+    extract(tab)
+    book = tab.core.refs
+    evaluate(tab, how)
+    extract(tab)  # (around it while it runs: its box moves, so this read is not compared)
+    # (until it ended, 5 s at most: only those that run forever run on; a busy machine may
+    # draw late)
+    evaluate(tab, "new Promise((done) => { const end = performance.now() + 5000; "
+                  "const ended = () => document.getAnimations().every("
+                  "(a) => a.effect.getTiming().iterations === Infinity "
+                  "|| a.playState !== 'running'); "
+                  "const wait = () => (ended() || performance.now() > end ? setTimeout(done, 50) "
+                  ": setTimeout(wait, 20)); wait(); })")
+    before = book.retexted_reads
+    got = extract(tab)
+    assert book.retexted_reads == before + 1
+    assert same(got, full(tab)) is None
+
+
 def test_a_read_after_the_pages_own_scroll_measures_its_boxes_again(
         tab: Tab, site: SiteServer) -> None:
     """Only the page's scroll changed: the document measures every box its last walk did,

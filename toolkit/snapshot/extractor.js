@@ -191,6 +191,8 @@
   const MO = { subtree: true, childList: true, attributes: true, characterData: true, characterDataOldValue: true };
   const MEDIA = ('print|(prefers-color-scheme:dark)|(prefers-reduced-motion:reduce)|(forced-colors:active)|' +
     '(prefers-contrast:more)|(hover:hover)|(pointer:coarse)|(pointer:fine)').split('|');
+  // the HTML element that is x or holds it (an SVG image's, for an element in it)
+  const htmlOf = (x) => { while (x && !(x instanceof win.HTMLElement)) x = x.parentElement; return x; };
   let W = reg.watch;
   if (!W || W.doc !== doc) {
     const touch = () => { W.dirty = true; };
@@ -292,11 +294,15 @@
     // (a pointer moved, a click or a key is read from the state list: the elements under
     // the pointer, pressed or open, focus and whether it shows; see hovers. A popover shown
     // by its invoker, or dismissed, says so in beforetoggle, before any read.)
-    for (const t of ('resize load error ' +
-      'transitionrun transitionend transitioncancel animationstart animationend animationiteration ' +
-      'animationcancel beforetoggle toggle fullscreenchange loadedmetadata pageshow hashchange popstate ' +
-      'wheel submit reset').split(' ')) {
+    for (const t of ('resize load error beforetoggle toggle fullscreenchange loadedmetadata pageshow ' +
+      'hashchange popstate wheel submit reset').split(' ')) {
       win.addEventListener(t, touch, { capture: true, passive: true });
+    }
+    // (an element a transition or an animation started, ran or ended on is read again around
+    // it, as one whose class changed; so is one that animations still run on at the read)
+    const restyled = (e) => { const x = htmlOf(e.target); if (x) W.attrs.add(x); else W.dirty = true; };
+    for (const t of ['transitionrun', 'transitionend', 'transitioncancel', 'animationstart', 'animationend', 'animationiteration', 'animationcancel']) {
+      win.addEventListener(t, restyled, { capture: true, passive: true });
     }
     // A field's new value, and focus moved, are read from the state lists (see stateNow and
     // fieldsNow): a read after them alone walks around the fields and the elements focus
@@ -369,7 +375,21 @@
     return st;
   };
   const seeState = () => { W.seen = stateNow(); W.hov = hovNow; W.fseen = fieldsNow(); };
-  const moving = () => [doc, ...W.roots].some((r) => r.getAnimations().some((x) => x.pending || x.playState === 'running'));
+  // the elements that animations run on (pending or running; for one in an SVG image, the
+  // HTML element that holds the image), or null where one runs on none: a read walks again
+  // around each, as around an element whose class changed
+  const animated = () => {
+    const out = new Set();
+    for (const r of [doc, ...W.roots]) {
+      for (const x of r.getAnimations()) {
+        const t = htmlOf(x.effect && x.effect.target);
+        if (!x.pending && x.playState !== 'running') continue;
+        if (!t) return null;
+        if (t.isConnected) out.add(t);
+      }
+    }
+    return out;
+  };
   // ---- a read after the page's own scroll alone (no mutation, no other state changed): every
   // box the last walk measured is measured again. When each moved by exactly the scroll, or
   // not at all (fixed or stuck to the viewport: then it moved on the page, and must not be
@@ -508,7 +528,8 @@
   if (typeof o.since === 'string' && W.token === o.since && W.key === WKEY &&
       Math.max(num(o.nextRef, 1), book.next) === W.next) {
     W.note(W.mo.takeRecords());
-    let same = !W.dirty && !moving(), scrolled = false;
+    const anim = W.dirty ? null : animated();
+    let same = anim !== null, scrolled = false;
     if (same) {
       const st = stateNow(), was = W.seen;
       // (3 and 4: the page's scroll offsets; 6: the focused element, 8: whether its focus
@@ -521,9 +542,9 @@
         for (const x of a) if (!b.has(x)) hovers.add(x);
         for (const x of b) if (!a.has(x)) hovers.add(x);
       }
-      // (fields that hold something else, and the elements focus left and reached, are read
-      // as elements whose attributes changed: see reread)
-      if (same) for (const el of fieldsMoved()) W.attrs.add(el);
+      // (fields that hold something else, the elements focus left and reached, and those
+      // animations run on, are read as elements whose attributes changed: see reread)
+      if (same) for (const el of [...fieldsMoved(), ...anim]) W.attrs.add(el);
       if (same && focusMoved) {
         for (const a of [was[6], st[6]]) {
           if (a && a.isConnected && a !== doc.body && a !== doc.documentElement && !W.attrs.has(a)) {
@@ -533,7 +554,8 @@
         }
       }
     }
-    if (pageMoved()) same = false;  // (asked every time: the asking resets it)
+    // (asked every time: the asking resets it)
+    if (pageMoved()) same = false;
     const edited = W.texts.size > 0 || W.attrs.size > 0 || W.adds.length > 0 || W.outs.length > 0 ||
       hovers.size > 0;
     if (same && !scrolled && !edited) return JSON.stringify({ version: 2, unchanged: W.token, jsTimeMs: performance.now() - t0 });
@@ -575,7 +597,8 @@
     }
     return wellFormed(s);
   };
-  const PRECUT = MAX_TEXT * 8 + SLACK;  // long texts are cut this short before folding
+  // long texts are cut this short before folding
+  const PRECUT = MAX_TEXT * 8 + SLACK;
   const capText = (s) => cap(fold(s.length > PRECUT ? s.slice(0, PRECUT) : s), MAX_TEXT, 'maxTextPerNode');
   // a form field's value as the field holds it: new lines and runs of spaces kept
   const capValue = (s) => cap(s, MAX_TEXT, 'maxTextPerNode');
@@ -907,7 +930,8 @@
         if (r.style && r.style.content && !/^(""|''|none|normal)$/.test(r.style.content)) {
           for (const sel of (r.selectorText || '*').split(',')) {
             const ps = /::?(before|after)\b/i.exec(sel);
-            if (!ps && /::/.test(sel)) continue;  // ::marker, ::placeholder...: no part of a name
+            // ::marker, ::placeholder...: no part of a name
+            if (!ps && /::/.test(sel)) continue;
             const last = sel.replace(/::?(before|after)\b.*$/i, '').replace(/:[\w-]+(\([^()]*\))?/g, '').trim().split(/[\s>+~]+/).pop();
             const k = /[()\\[*]/.test(last) ? null : /\.[\w-]+|#[\w-]+/.exec(last) || /^[a-z][\w-]*/i.exec(last);
             keys.push(k ? k[0].toLowerCase() : '*', !ps ? G_OWN : ps[1].toLowerCase() === 'before' ? G_BEFORE : G_AFTER);
@@ -1057,7 +1081,8 @@
     return role === 'menu' ? '' : null;
   }
 
-  function firstChild(el, t, f) {  // legend, figcaption, caption, svg title
+  // legend, figcaption, caption, svg title
+  function firstChild(el, t, f) {
     const c = el.querySelector(':scope > ' + t), s = !c ? '' : t === 'title' ? c.textContent : alt(c, (f & (F_SHOW | F_REF)) | (hiddenDeep(c) ? F_SHOW : 0));
     return s.trim() ? s : null;
   }
@@ -1258,7 +1283,8 @@
     const a = {};
     let any = false;
     const password = tag === 'input' && masked(el);
-    const names = el.getAttributeNames();  // (strings: no Attr node is made for each)
+    // (strings: no Attr node is made for each)
+    const names = el.getAttributeNames();
     for (let i = 0; i < names.length; i++) {
       const k = names[i];
       if (!(ATTRS.has(k) || (k.charCodeAt(0) === 97 && ARIA_ATTRS.has(k)))) continue;
@@ -1366,7 +1392,8 @@
     let run = '';
     let total = 0;
     let hasEl = false;
-    let textOk = withText ? -1 : 0;  // -1: not asked yet, 0: unreadable, 1: readable
+    // -1: not asked yet, 0: unreadable, 1: readable
+    let textOk = withText ? -1 : 0;
     splitFs = NaN;
     const flush = () => {
       if (run) {
@@ -1388,7 +1415,8 @@
         continue;
       }
       if (nt !== 1) continue;
-      if (ownedBy.size && ownedBy.has(k)) continue;  // walked under its aria-owns owner
+      // walked under its aria-owns owner
+      if (ownedBy.size && ownedBy.has(k)) continue;
       const tag = k.localName;
       if (tag === 'br') { run += ' '; continue; }
       if (tag === 'wbr') continue;
@@ -1468,7 +1496,8 @@
       const display = cs.display;
       if (display === 'none') { skipped++; skippedWhole.push(el, p); continue; }
       const contents = display === 'contents';
-      let rect = seenOk.get(el);  // (a name found it drawn already)
+      // (a name found it drawn already)
+      let rect = seenOk.get(el);
       if (rect === undefined) rect = drawn(el, cs, display, tag);
       if (rect === false) { skipped++; skippedWhole.push(el, p); continue; }
       const visHidden = cs.visibility !== 'visible';
@@ -1965,7 +1994,8 @@
       [visited, skipped, emitted, cuts.maxTextPerNode, cuts.maxAttr, cuts.maxOptions] =
         total.map((v, j) => e[7 + j] + v - was[j]);
       const c0 = counts();
-      if (!outs.has(el)) {  // (one taken out gives nothing now)
+      // (one taken out gives nothing now)
+      if (!outs.has(el)) {
         stack.push(e[4], e[3], e[2], e[5], holder, el);
         walk();
       }
@@ -2018,7 +2048,8 @@
           const q = rest[0][i];
           if (!lens.has(q)) lens.set(q, q.children ? q.children.length : 0);
         }
-        for (const v of rest[0]) stack.push(v);  // (not spread: it may hold many thousands)
+        // (not spread: it may hold many thousands)
+        for (const v of rest[0]) stack.push(v);
         for (const v of rest[1]) open.push(v);
         cutAt = null;
         resumed = true;
@@ -2064,7 +2095,8 @@
     const outQ = roots.filter((r) => outs.has(r[0])).map((r) => r[1][1]);
     if (new Set(outQ).size < outQ.length) return null;
     // ---- it stands: the kept output and measures take it in
-    const nodes = [], WO = W.wrapOf, byQ = new Map();  // (parent node -> what wrappers gave)
+    // (parent node -> what wrappers gave)
+    const nodes = [], WO = W.wrapOf, byQ = new Map();
     roots.forEach(([el, e, path], j) => {
       const n = e[0], q = e[1], [nn, delta, holder, same] = made[j];
       if (!same) {
@@ -2073,10 +2105,12 @@
         byQ.get(q).push({ el, start, end, kids: nn, holder, path: path.slice(0, -1) });
       } else {
         q.children[q.children.indexOf(n)] = nn;
-        nodeOf.get(el)[1] = q;  // (walked under a holder of its own)
+        // (walked under a holder of its own)
+        nodeOf.get(el)[1] = q;
         nodes.push([path, nn]);
       }
-      for (let c = q; c && c !== R; c = parentOf(c)) {  // (the counts of the subtrees above)
+      // (the counts of the subtrees above)
+      for (let c = q; c && c !== R; c = parentOf(c)) {
         const ae = old.get(byNode.get(c));
         for (let i = 0; i < 6; i++) ae[13 + i] += delta[i];
       }
@@ -2114,7 +2148,8 @@
       if (n) return y === n || n.contains(y) || !(n.compareDocumentPosition(y) & 2) ? 4 : 2;
       return t.compareDocumentPosition(y) & 4 ? 4 : 2;
     };
-    const splices = onward, home = new Map();  // (holder -> [parent node, where it starts now])
+    // (holder -> [parent node, where it starts now])
+    const splices = onward, home = new Map();
     for (const [q, list] of byQ) {
       list.sort((a, b) => (cmp(a.el, b.el) & 4 ? 1 : -1));
       for (const x of list) {
@@ -2122,7 +2157,8 @@
         if (x.kids.length || q.children) (q.children || (q.children = [])).splice(x.start, x.end - x.start, ...x.kids);
         splices.push([x.path, x.start, x.end, x.kids]);
       }
-      for (const x of list) {  // (where what it gave starts now)
+      // (where what it gave starts now)
+      for (const x of list) {
         x.at = x.start;
         for (const y of list) if (cmp(x.el, y.el) & 2) x.at += y.delta;
       }
@@ -2156,14 +2192,16 @@
     for (const [el, w] of wrapOf) WO.set(el, w);
     // (each iframe node the walks made: its path in the output as it is now, its key and
     // content origin; the host hangs its frame's content there, as after a full read)
-    const hosted = [], above = new Map();  // (node -> its parent node, when there are any)
+    // (node -> its parent node, when there are any)
+    const hosted = [], above = new Map();
     if (framed.length) for (const [, e] of old) above.set(e[0], e[1]);
     if (goneFrames || framed.length) {
       for (let i = 0; i < framed.length; i += 3) {
         const n = framed[i], path = [];
         for (let c = n; c !== R; c = above.get(c)) {
           const q = above.get(c), at = q && q.children ? q.children.indexOf(c) : -1;
-          if (at < 0) return null;  // (not met: the page is walked in full)
+          // (not met: the page is walked in full)
+          if (at < 0) return null;
           path.push(at);
         }
         hosted.push([path.reverse(), n.frame.key, n.frame.cx, n.frame.cy]);
@@ -2272,7 +2310,7 @@
     W.mo.observe(doc, MO);
     W.mo.takeRecords();
     pageMoved();
-    W.dirty = moving() || !pageWatched();
+    W.dirty = !animated() || !pageWatched();
     if (!W.dirty) {
       W.sc = scrollers;
       W.last = result;
