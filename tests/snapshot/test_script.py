@@ -490,7 +490,8 @@ def test_a_subtree_that_moved_as_one_moves_every_box_it_holds() -> None:
     kept = _moved_tree()
     text = _retexted(nodes=[], flips=[[0, 1, 0]], boxes=[[[1], [0, 460, 800, 60]]],
                      names=[[[0, 0], "One more"]], shifts=[[[0], 0, 25]],
-                     splices=[[[0], 2, 3, [{"text": "new note"}]]])
+                     splices=[[[0], 2, 3, [{"tag": "p", "role": "paragraph", "text": "new note",
+                                            "box": [10, 190, 200, 20]}]]])
     edited = retexted_since(text, "w1.abc", kept)
     assert edited is not None
     section, footer, run = edited[0].tree.root.children
@@ -498,7 +499,7 @@ def test_a_subtree_that_moved_as_one_moves_every_box_it_holds() -> None:
     assert section.box == (0, 125, 800, 300) and one.box == (10, 135, 50, 20)
     assert holder.box is None and holder.children[0].box == (10, 165, 50, 20)
     assert not holder.children[0].in_viewport and one.name == "One more"
-    assert note.text == "new note" and note.box is None
+    assert note.text == "new note" and note.box == (10, 190, 200, 20)  # (this read's: kept)
     assert footer.box == (0, 460, 800, 60)  # (a box of its own: not in the subtree moved)
     assert run is kept.tree.root.children[2]  # untouched nodes are shared, not copied
     assert kept.tree.root.children[0].box == (0, 100, 800, 300)  # the kept tree stays

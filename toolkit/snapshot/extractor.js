@@ -382,8 +382,8 @@
     const out = new Set();
     for (const r of [doc, ...W.roots]) {
       for (const x of r.getAnimations()) {
-        const t = htmlOf(x.effect && x.effect.target);
         if (!x.pending && x.playState !== 'running') continue;
+        const t = htmlOf(x.effect && x.effect.target);
         if (!t) return null;
         if (t.isConnected) out.add(t);
       }

@@ -538,7 +538,8 @@ class _Edits:
 
     def apply(self, node: Node, dx: float = 0, dy: float = 0) -> Node:
         """``node`` with these edits, every box of its subtree moved by ``dx``, ``dy`` first
-        (the new nodes of an update or a cut are taken as they are)."""
+        (the new nodes of an update or a cut are taken as they are); ``node`` itself where
+        nothing changes."""
         here = self.update
         if isinstance(here, Node):
             return here
@@ -548,37 +549,26 @@ class _Edits:
             dx, dy = dx + moved[0], dy + moved[1]
         shifting = bool(dx or dy)
         if shifting and node.box is not None and "box" not in change:
-            change["box"] = _moved_box(node.box, dx, dy)
+            box = node.box
+            change["box"] = Box(box.x + dx, box.y + dy, box.w, box.h)
         if self.below or self.cuts or (shifting and node.children):
-            kids = list(change.get("children", node.children))
-            if shifting:
+            was = change.get("children", node.children)
+            kids = list(was)
+            if shifting:  # (every child moves, edited or not)
                 for i, kid in enumerate(kids):
-                    sub = self.below.get(i)
-                    kids[i] = sub.apply(kid, dx, dy) if sub else _shifted(kid, dx, dy)
+                    kids[i] = self.below.get(i, _UNEDITED).apply(kid, dx, dy)
             else:
                 for i, sub in self.below.items():
                     kids[i] = sub.apply(kids[i])
             for start, end, new in self.cuts:
                 kids[start:end] = new
-            change["children"] = kids
+            if self.below or self.cuts or any(a is not b for a, b in zip(kids, was, strict=True)):
+                change["children"] = kids
         return node.model_copy(update=change) if change else node
 
 
-def _moved_box(box: Box, dx: float, dy: float) -> Box:
-    return Box(box.x + dx, box.y + dy, box.w, box.h)
-
-
-def _shifted(node: Node, dx: float, dy: float) -> Node:
-    """``node`` with every box of its subtree moved by ``dx``, ``dy`` (itself where it
-    holds none)."""
-    change: dict[str, Any] = {}
-    if node.box is not None:
-        change["box"] = _moved_box(node.box, dx, dy)
-    if node.children:
-        kids = [_shifted(kid, dx, dy) for kid in node.children]
-        if any(a is not b for a, b in zip(kids, node.children, strict=True)):
-            change["children"] = kids
-    return node.model_copy(update=change) if change else node
+_UNEDITED = _Edits()
+"""No edits: what a node with none gives (moved along, where its parent moves)."""
 
 
 def with_updates(node: Node, updates: Mapping[tuple[int, ...], dict[str, Any] | Node],
